@@ -1,0 +1,3 @@
+from steplint.cli import main
+
+main()

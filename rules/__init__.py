@@ -1,0 +1,1 @@
+"""The rule modules, one per STP code, and the registry that lists them."""

@@ -1,0 +1,1 @@
+"""Runtime companion of steplint (work in progress)."""
