@@ -1,0 +1,143 @@
+"""Errors and warnings raised by the runtime shim.
+
+Every message says what happened, where (step names, parameters or the
+framework version) and what to do about it, because these errors surface in
+application logs far from the code that caused them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+ISSUE_URL = "https://github.com/microsoft/agent-framework/issues/9383"
+
+
+class RuntimeShimError(Exception):
+    """Base class of every error raised by ``steplint.runtime_shim``."""
+
+
+class NestedStepError(RuntimeShimError, RuntimeError):
+    """A ``@step`` was entered while another step's body was running (flat mode).
+
+    Attributes:
+        outer_step: name of the step whose body was running.
+        inner_step: name of the step that was called from it.
+    """
+
+    def __init__(self, outer_step: str, inner_step: str) -> None:
+        self.outer_step = outer_step
+        self.inner_step = inner_step
+        super().__init__(
+            f"@step {inner_step!r} was called while the body of @step {outer_step!r} is running "
+            f"(a step calling a step). agent-framework caches such nested calls by call order, so a "
+            f"resume from a checkpoint can silently return another call's result ({ISSUE_URL}). "
+            f"steplint's runtime shim is installed in flat mode, which forbids nesting. Fix: run the "
+            f"inner code inline with `{inner_step}.__wrapped__(...)` inside {outer_step!r}, call "
+            f"{inner_step!r} from the @workflow body instead, or install the shim with "
+            f"mode='scoped' to give nested steps parent-scoped cache keys."
+        )
+
+
+class UnfingerprintableArgumentsError(RuntimeShimError, TypeError):
+    """MAF would fall back to a call-order cache key for a step call.
+
+    Raised when the shim was installed with ``on_unfingerprintable="error"``.
+
+    Attributes:
+        step: name of the step, or ``None`` when raised by ``install()`` on a
+            release that has no argument fingerprints at all.
+        parameters: names of the parameters whose values MAF cannot
+            fingerprint (empty when raised by ``install()``).
+        framework_version: the installed ``agent-framework-core`` version.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        step: str | None,
+        parameters: Sequence[str],
+        framework_version: str,
+    ) -> None:
+        self.step = step
+        self.parameters = tuple(parameters)
+        self.framework_version = framework_version
+        super().__init__(message)
+
+    @classmethod
+    def for_step_call(
+        cls,
+        step: str,
+        unfingerprintable: Sequence[tuple[str, str]],
+        framework_version: str,
+    ) -> UnfingerprintableArgumentsError:
+        """Build the error for one step call; *unfingerprintable* is (parameter, type name) pairs."""
+        described = (
+            ", ".join(f"parameter {name!r} ({type_name})" for name, type_name in unfingerprintable)
+            or "one of its arguments"
+        )
+        first = unfingerprintable[0][0] if unfingerprintable else "arg"
+        return cls(
+            f"@step {step!r} was called with argument(s) that agent-framework-core "
+            f"{framework_version} cannot fingerprint: {described}. With no replay_key, MAF falls "
+            f"back to a call-order cache key for this call, which can replay another call's "
+            f"result after a resume ({ISSUE_URL}). steplint's runtime shim was installed with "
+            f"on_unfingerprintable='error'. Fix: pass values MAF can fingerprint (None, bool, int, "
+            f"finite float, str, bytes, and lists, tuples, frozensets or str-keyed dicts of them; "
+            f"for a pydantic model pass e.g. `{first}.model_dump()`), or declare "
+            f"@step(replay_key=...) returning a stable unique string per logical call, or install "
+            f"with on_unfingerprintable='warn' or 'allow'.",
+            step=step,
+            parameters=[name for name, _ in unfingerprintable],
+            framework_version=framework_version,
+        )
+
+    @classmethod
+    def for_release_without_fingerprints(cls, framework_version: str) -> UnfingerprintableArgumentsError:
+        """Build the install-time error for releases (1.18, 1.19) that never fingerprint arguments."""
+        return cls(
+            release_without_fingerprints_message(framework_version, "error"),
+            step=None,
+            parameters=(),
+            framework_version=framework_version,
+        )
+
+
+def release_without_fingerprints_message(framework_version: str, policy: str) -> str:
+    """What on_unfingerprintable means on 1.18/1.19, where no step argument is ever fingerprinted."""
+    return (
+        f"agent-framework-core {framework_version} has no argument fingerprints: every @step cache "
+        f"key is a call-order key, so on_unfingerprintable={policy!r} applies to every step call "
+        f"and steplint's runtime shim reports it once, at install(). Fix: upgrade to "
+        f"agent-framework-core>=1.20.0 (argument fingerprints and replay_key=), or install with "
+        f"on_unfingerprintable='allow' (mode='scoped' still makes nested call-order keys safe)."
+    )
+
+
+class UnfingerprintableArgumentsWarning(RuntimeWarning):
+    """Warning form of :class:`UnfingerprintableArgumentsError` (``on_unfingerprintable="warn"``)."""
+
+
+class UnsupportedFrameworkError(RuntimeShimError, RuntimeError):
+    """The installed agent-framework-core is not one the shim can patch safely.
+
+    Attributes:
+        framework_version: the installed version, or ``None`` if it is not installed.
+    """
+
+    def __init__(self, message: str, *, framework_version: str | None) -> None:
+        self.framework_version = framework_version
+        super().__init__(message)
+
+
+class ShimAlreadyInstalledError(RuntimeShimError, RuntimeError):
+    """``install()`` was called with options that differ from the active installation."""
+
+    def __init__(self, active: str, requested: str) -> None:
+        self.active = active
+        self.requested = requested
+        super().__init__(
+            f"steplint's runtime shim is already installed with {active}; cannot install it "
+            f"with {requested} at the same time. Call steplint.runtime_shim.uninstall() first "
+            f"(an application should install the shim once, at start-up)."
+        )

@@ -1,0 +1,55 @@
+"""Which step call is running, tracked per asyncio task.
+
+A context variable holds the frame of the innermost shimmed ``@step`` call.
+asyncio copies the current context into every task it creates, so tasks a
+step body spawns (``gather``, ``create_task``, ``TaskGroup``) see the frame
+of the step that spawned them, which is exactly the parent we want.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from contextvars import ContextVar
+from typing import Any
+
+
+class StepFrame:
+    """One shimmed ``@step`` call inside one workflow run.
+
+    ``run_context`` ties the frame to its run: a workflow started from inside a
+    step body inherits this context variable but must not treat the outer
+    run's step as its parent. ``key`` is the cache key MAF settled on for this
+    call (the last one allocated: a versioned key wins over the legacy key
+    allocated before it, as in ``StepWrapper.__call__``).
+    """
+
+    __slots__ = ("run_context", "step_name", "parent", "key", "body_running", "_scope")
+
+    def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None) -> None:
+        self.run_context = run_context
+        self.step_name = step_name
+        self.parent = parent
+        self.key: Any = None
+        self.body_running = True
+        self._scope: str | None = None
+
+    def scope(self, key_text: str) -> str:
+        """Short, stable token naming this call's key, used to scope its children's keys.
+
+        A digest rather than the key itself keeps scoped keys bounded in length
+        at any depth and free of JSON escaping (fingerprint keys are JSON).
+        """
+        if self._scope is None:
+            self._scope = hashlib.sha256(key_text.encode("utf-8")).hexdigest()[:16]
+        return self._scope
+
+
+current_step_frame: ContextVar[StepFrame | None] = ContextVar("steplint_current_step_frame", default=None)
+
+
+def enclosing_frame(run_context: Any) -> StepFrame | None:
+    """Return the frame of the step call that encloses the current code in *run_context*'s run."""
+    frame = current_step_frame.get()
+    if frame is None or frame.run_context is not run_context:
+        return None
+    return frame

@@ -1,0 +1,144 @@
+"""Parent-scoped cache keys for nested steps (scoped mode).
+
+MAF allocates keys with per-name (and, on 1.20+, per-argument-identity)
+counters on the RunContext. A cache hit of a parent step skips its body, so
+the counters of the steps inside it do not advance and every later call of
+those steps gets another call's key. Scoping fixes this the way LangGraph
+scopes task ids: a nested call's counter is keyed by its parent call's key,
+so it counts only the calls made inside that one parent call.
+
+The patched allocators do this by handing MAF's own allocator a scoped name
+(``"tick@<parent scope>"``) or a scoped argument identity
+(``"<sha256>@<parent scope>"``). MAF then keeps the per-parent counters in its
+own per-run dictionaries (nothing global, nothing left after the run) and
+formats the key exactly as it formats any other key, so the release's own
+checkpoint validation accepts it. A top-level call (no parent frame) reaches
+MAF's allocator with the arguments unchanged: its key is byte-identical to
+MAF's. Explicit ``replay_key=`` keys are never rewritten, only recorded so
+that their children can be scoped by them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+from steplint.runtime_shim.errors import UnsupportedFrameworkError
+from steplint.runtime_shim.frames import enclosing_frame
+from steplint.runtime_shim.framework import COUNTER, Framework
+
+Allocator = Callable[..., Any]
+# Rewrites an allocator's arguments (after self) to scope them by a parent scope token.
+ArgumentScoper = Callable[[tuple[Any, ...], str], tuple[Any, ...]]
+
+SCOPE_SEPARATOR = "@"
+
+
+def scope_step_name(arguments: tuple[Any, ...], scope: str) -> tuple[Any, ...]:
+    """``(step_name,)`` -> ``("step_name@scope",)``: scopes call-order keys."""
+    return (f"{arguments[0]}{SCOPE_SEPARATOR}{scope}", *arguments[1:])
+
+
+def scope_identity(arguments: tuple[Any, ...], scope: str) -> tuple[Any, ...]:
+    """``(name, wrapper_identity, identity)`` -> identity scoped: scopes fingerprint-occurrence keys."""
+    step_name, wrapper_identity, identity = arguments
+    return (step_name, wrapper_identity, f"{identity}{SCOPE_SEPARATOR}{scope}")
+
+
+def key_text(key: Any) -> str:
+    """The text a checkpoint stores for *key* (counter-scheme keys are ``(name, index)`` tuples)."""
+    if isinstance(key, tuple):
+        name, index = key
+        return f"{name}::{index}"
+    return str(key)
+
+
+def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> Allocator:
+    """Wrap a RunContext key allocator so nested calls get parent-scoped keys.
+
+    With *scoper* ``None`` the key is left as MAF makes it and only recorded.
+    """
+
+    @functools.wraps(original)
+    def allocate(self: Any, *arguments: Any) -> Any:
+        frame = enclosing_frame(self)
+        if frame is None:
+            return original(self, *arguments)
+        parent = frame.parent
+        if parent is not None and scoper is not None:
+            arguments = scoper(arguments, parent.scope(key_text(parent.key)))
+        key = original(self, *arguments)
+        # The last key allocated for a call is the one MAF caches it under.
+        frame.key = key
+        return key
+
+    return allocate
+
+
+def scoped_allocators(framework: Framework) -> dict[str, Allocator]:
+    """RunContext attribute -> replacement allocator, for the release's key scheme."""
+    if framework.scheme == COUNTER:
+        plan: dict[str, ArgumentScoper | None] = {"_get_step_cache_key": scope_step_name}
+    else:
+        plan = {
+            "_get_legacy_step_cache_key": scope_step_name,
+            "_get_automatic_step_cache_key": scope_identity,
+            "_get_explicit_step_cache_key": None,
+        }
+    return {
+        name: scoping_allocator(framework.original(framework.run_context, name), scoper)
+        for name, scoper in plan.items()
+    }
+
+
+def _probe_keys(framework: Framework) -> list[Any]:
+    """Allocate scoped keys with the release's own (unpatched) allocators on a stand-in context."""
+    run_context = framework.run_context
+    counters = SimpleNamespace(_step_call_counters={}, _step_identity_counters={})
+    scope = "0123456789abcdef"
+    if framework.scheme == COUNTER:
+        allocate = framework.original(run_context, "_get_step_cache_key")
+        return [allocate(counters, *scope_step_name(("steplint-probe",), scope))]
+    legacy = framework.original(run_context, "_get_legacy_step_cache_key")
+    automatic = framework.original(run_context, "_get_automatic_step_cache_key")
+    return [
+        legacy(counters, *scope_step_name(("steplint-probe",), scope)),
+        automatic(counters, *scope_identity(("steplint-probe", "a" * 64, "b" * 64), scope)),
+    ]
+
+
+def verify_scoped_keys_survive_checkpoints(framework: Framework) -> None:
+    """Round-trip scoped keys through the release's own checkpoint export/import and validation.
+
+    Runs the release's code on a stand-in object rather than a real RunContext,
+    because constructing one would consume MAF's one-time experimental warning.
+    """
+    run_context = framework.run_context
+    try:
+        keys = _probe_keys(framework)
+        saved = SimpleNamespace(
+            _step_cache={key: f"value-{index}" for index, key in enumerate(keys)},
+            _step_cache_auto_request_info_counts={key: index for index, key in enumerate(keys)},
+            _non_replayable_step_cache_keys=set(),
+        )
+        exported = framework.original(run_context, "_export_step_cache")(saved)
+        exported_counts = framework.original(run_context, "_export_step_cache_auto_request_info_counts")(saved)
+        restored = SimpleNamespace()
+        framework.original(run_context, "_import_step_cache")(restored, exported)
+        framework.original(run_context, "_import_step_cache_auto_request_info_counts")(restored, exported_counts)
+        survived = (
+            restored._step_cache == saved._step_cache
+            and restored._step_cache_auto_request_info_counts == saved._step_cache_auto_request_info_counts
+        )
+        failure = None if survived else f"keys came back as {sorted(map(key_text, restored._step_cache))}"
+    except Exception as exc:  # any failure of the release's code means the format is not accepted
+        failure = f"{type(exc).__name__}: {exc}"
+    if failure is not None:
+        raise UnsupportedFrameworkError(
+            f"agent-framework-core {framework.version} does not round-trip steplint's scoped cache "
+            f"keys through its checkpoint export/import ({failure}), so scoped mode would lose "
+            f"nested step results on resume. Use mode='flat', or a release from the tested range.",
+            framework_version=framework.version,
+        )

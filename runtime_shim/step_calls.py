@@ -1,0 +1,50 @@
+"""Replacement for ``StepWrapper.__call__``.
+
+It delegates to MAF's own ``__call__`` for all caching, events and
+checkpointing; it only records which step call is running, so that nested
+calls can be refused (flat mode) or scoped by their parent (scoped mode).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any
+
+from steplint.runtime_shim.errors import NestedStepError
+from steplint.runtime_shim.frames import StepFrame, current_step_frame, enclosing_frame
+
+StepCall = Callable[..., Any]
+
+
+def shimmed_step_call(original: StepCall, active_run_ctx: ContextVar[Any], *, refuse_nesting: bool) -> StepCall:
+    """Wrap MAF's ``StepWrapper.__call__``.
+
+    With *refuse_nesting*, a step entered while another step's body runs raises
+    NestedStepError before MAF allocates a key, looks up the cache, emits an
+    event or saves a checkpoint. Otherwise the enclosing call becomes the
+    parent frame that the patched key allocators scope the new key by.
+    """
+
+    @functools.wraps(original)
+    async def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        run_context = active_run_ctx.get()
+        if run_context is None:
+            return await original(self, *args, **kwargs)
+        parent = enclosing_frame(run_context)
+        if refuse_nesting:
+            # A task spawned by a step body may outlive it; once that body has
+            # returned, a step called from the task is no longer nested.
+            if parent is not None and parent.body_running:
+                raise NestedStepError(parent.step_name, self.name)
+            parent = None
+        frame = StepFrame(run_context, self.name, parent)
+        token = current_step_frame.set(frame)
+        try:
+            return await original(self, *args, **kwargs)
+        finally:
+            frame.body_running = False
+            current_step_frame.reset(token)
+
+    return __call__
