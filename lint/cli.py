@@ -1,0 +1,174 @@
+"""The ``steplint`` command (click). Exit codes: 0 clean, 1 findings, 2 usage or internal error."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from steplint._version import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(code.strip().upper() for code in value.split(",") if code.strip())
+
+
+def _patterns(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(p.strip() for p in value.split(",") if p.strip())
+
+
+class _DefaultToCheck(click.Group):
+    """``steplint PATH...`` means ``steplint check PATH...``.
+
+    Subcommand names win over paths of the same name (write ``./rules`` for a
+    folder called ``rules``); ``--version`` and ``--help`` stay the group's.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and (args[0] in self.commands or args[0] in ("--version", "--help", "-h")):
+            return super().parse_args(ctx, args)
+        return super().parse_args(ctx, ["check", *args])
+
+
+@click.group(cls=_DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="steplint", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Find checkpoint-replay hazards in Microsoft Agent Framework workflows.
+
+    Run ``steplint PATH...`` (the default command, ``check``), ``steplint rules``
+    to list the rules, or ``steplint rule CODE`` for one rule's documentation.
+    """
+
+
+@cli.command("check")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--select", help="Comma-separated rule codes or prefixes to enable (replaces the default set).")
+@click.option("--extend-select", help="Rule codes or prefixes to enable on top of the selection.")
+@click.option("--ignore", help="Rule codes or prefixes to disable.")
+@click.option("--exclude", help="Comma-separated glob patterns to exclude (replaces the defaults).")
+@click.option("--extend-exclude", help="Glob patterns to exclude on top of the defaults.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--output-file", type=click.Path(dir_okay=False), help="Write the findings to this file.")
+@click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Read settings from this TOML file.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--target-version", help="The agent-framework-core version the code runs on, e.g. 1.19.")
+@click.option("--stdin-filename", help="With '-', lint standard input as if it were this file.")
+@click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
+def check(paths: tuple[str, ...], **options: object) -> None:
+    """Lint PATHS (default: the current folder); '-' reads standard input."""
+    verbose = bool(options.get("verbose"))
+    try:
+        code = _check(list(paths), options)
+    except click.exceptions.Exit:
+        raise
+    except _UsageError as exc:
+        click.echo(f"steplint: error: {exc}", err=True)
+        code = EXIT_ERROR
+    except Exception as exc:  # an internal error: one line, no traceback unless asked
+        if verbose:
+            traceback.print_exc()
+        click.echo(f"steplint: internal error: {type(exc).__name__}: {exc}", err=True)
+        code = EXIT_ERROR
+    sys.exit(code)
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _check(paths: list[str], options: dict) -> int:
+    from steplint.config import ConfigError, load_settings
+    from steplint.discovery import MissingPath
+    from steplint.engine import lint_paths, lint_source
+    from steplint.formatters import FORMATTERS, statistics
+    from steplint.versions import parse_version
+
+    paths = paths or ["."]
+    stdin_name = options.get("stdin_filename")
+    start = Path(stdin_name).parent if stdin_name and paths == ["-"] else Path(paths[0] if paths[0] != "-" else ".")
+    try:
+        config_file = Path(options["config_file"]) if options.get("config_file") else None
+        if config_file is not None and not config_file.is_file():
+            raise _UsageError(f"config file not found: {config_file}")
+        settings = load_settings(config_file, start if start.exists() else Path("."), bool(options.get("isolated")))
+        target = options.get("target_version")
+        settings = settings.with_overrides(
+            select=_codes(options.get("select")),
+            extend_select=_codes(options.get("extend_select")),
+            ignore=(settings.ignore + _codes(options["ignore"])) if options.get("ignore") else None,
+            exclude=_patterns(options.get("exclude")),
+            extend_exclude=(settings.extend_exclude + _patterns(options["extend_exclude"]))
+            if options.get("extend_exclude")
+            else None,
+            target_version=parse_version(target) if target else None,
+        )
+        if paths == ["-"]:
+            data = sys.stdin.buffer.read()
+            result = lint_source(data, stdin_name or "-", settings)
+        else:
+            result = lint_paths(paths, settings, force_exclude=bool(options.get("force_exclude")))
+    except ConfigError as exc:
+        raise _UsageError(str(exc)) from None
+    except MissingPath as exc:
+        raise _UsageError(f"path not found: {exc}") from None
+    except ValueError as exc:
+        raise _UsageError(f"--target-version: {exc}") from None
+
+    diagnostics = result.diagnostics
+    if options.get("verbose"):
+        click.echo(f"steplint: {result.files} file(s) checked, {len(diagnostics)} finding(s)", err=True)
+    text = statistics(diagnostics) if options.get("statistics") else FORMATTERS[options["output_format"]](diagnostics)
+    output_file = options.get("output_file")
+    if output_file:
+        Path(output_file).write_text(text, encoding="utf-8")
+    elif text:
+        click.echo(text, nl=False)
+    if diagnostics and not options.get("exit_zero"):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+@cli.command("rules")
+@click.option("--markdown", is_flag=True, help="Print the README's rule table.")
+def list_rules(markdown: bool) -> None:
+    """List every rule: code, name, default severity, and whether it is on by default."""
+    from steplint.rules.registry import RULES, markdown_table
+
+    if markdown:
+        click.echo(markdown_table(), nl=False)
+        return
+    for rule in RULES:
+        state = "on" if rule.default_enabled else "opt-in"
+        click.echo(f"{rule.code}  {rule.name:<28} {rule.severity:<8} {state:<7} {rule.summary}")
+
+
+@cli.command("rule")
+@click.argument("code")
+def show_rule(code: str) -> None:
+    """Print the documentation of rule CODE."""
+    from steplint.rules.registry import rule_for
+
+    rule = rule_for(code)
+    if rule is None:
+        click.echo(f"steplint: error: unknown rule code '{code}' (see 'steplint rules')", err=True)
+        sys.exit(EXIT_ERROR)
+    click.echo(f"# {rule.code} {rule.name} ({rule.severity}, {'on by default' if rule.default_enabled else 'opt-in'})\n")
+    click.echo(rule.doc())
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=True)
+    except KeyboardInterrupt:  # pragma: no cover
+        sys.exit(EXIT_ERROR)

@@ -1,0 +1,119 @@
+"""Settings from ``[tool.steplint]`` in the nearest pyproject.toml, and from the CLI.
+
+The file is parsed with tomllib only. Unknown keys and bad values are errors
+that name the key; the CLI turns them into exit code 2.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from steplint.discovery import DEFAULT_EXCLUDES
+from steplint.versions import Version, parse_version
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    extend_exclude: tuple[str, ...] = ()
+    target_version: Version | None = None
+    config_file: Path | None = None
+    project_root: Path = field(default_factory=Path.cwd)
+
+    def with_overrides(self, **overrides: object) -> "Settings":
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
+
+
+_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
+_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version"}
+
+
+def find_pyproject(start: Path) -> tuple[Path | None, Path | None]:
+    """(the nearest pyproject.toml with [tool.steplint], the nearest pyproject.toml at all)."""
+    nearest_any: Path | None = None
+    directory = start if start.is_dir() else start.parent
+    for candidate_dir in (directory, *directory.parents):
+        candidate = candidate_dir / "pyproject.toml"
+        if candidate.is_file():
+            nearest_any = nearest_any or candidate
+            try:
+                if "[tool.steplint" in candidate.read_text(encoding="utf-8", errors="replace"):
+                    return candidate, nearest_any
+            except OSError:
+                continue
+    return None, nearest_any
+
+
+def read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def load_settings(config_file: Path | None, start: Path, isolated: bool = False) -> Settings:
+    if isolated:
+        return Settings(project_root=Path(os.path.abspath(start if start.is_dir() else start.parent)))
+    nearest_any: Path | None = None
+    if config_file is None:
+        config_file, nearest_any = find_pyproject(Path(os.path.abspath(start)))
+    if config_file is None:
+        root = nearest_any.parent if nearest_any else Path(os.path.abspath(start if start.is_dir() else start.parent))
+        return Settings(project_root=root)
+    data = read_toml(config_file)
+    table = data.get("tool", {}).get("steplint", {}) if config_file.name == "pyproject.toml" else data.get(
+        "tool", {}
+    ).get("steplint", data)
+    return settings_from_table(table, config_file)
+
+
+def settings_from_table(table: dict, config_file: Path) -> Settings:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{config_file}: [tool.steplint] must be a table")
+    unknown = sorted(set(table) - _KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"{config_file}: unknown key '{unknown[0]}' in [tool.steplint]")
+    values: dict[str, object] = {}
+    for key in _LIST_KEYS & set(table):
+        values[key.replace("-", "_")] = _string_list(table[key], key, config_file)
+    if "per-file-ignores" in table:
+        raw = table["per-file-ignores"]
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{config_file}: 'per-file-ignores' must be a table of glob = [codes]")
+        values["per_file_ignores"] = {
+            str(pattern): _string_list(codes, f"per-file-ignores.{pattern}", config_file) for pattern, codes in raw.items()
+        }
+    if "target-version" in table:
+        raw_version = table["target-version"]
+        try:
+            values["target_version"] = parse_version(str(raw_version))
+        except ValueError:
+            raise ConfigError(f"{config_file}: 'target-version' must be a version such as \"1.21\", not {raw_version!r}") from None
+    return Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
+
+
+def _string_list(value: object, key: str, config_file: Path) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{config_file}: '{key}' must be a list of strings")
+    return tuple(value)

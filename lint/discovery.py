@@ -1,0 +1,91 @@
+"""Which files a run lints.
+
+Folders are walked recursively for ``.py`` and ``.pyi`` files, skipping
+excluded names (gitignore-style globs matched against every path component
+and against the path relative to the project root). A file named on the
+command line is always linted, unless ``--force-exclude`` asks otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".venv", "venv", ".env", "env", "build", "dist", "__pycache__",
+    "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".steplint_cache",
+    "*.egg-info", "site-packages",
+)
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+class MissingPath(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Excluder:
+    patterns: tuple[str, ...]
+    root: Path
+
+    def excluded(self, path: str) -> bool:
+        parts = Path(path).parts
+        try:
+            relative = Path(os.path.abspath(path)).relative_to(self.root).as_posix()
+        except ValueError:
+            relative = None
+        for pattern in self.patterns:
+            bare = pattern.rstrip("/")
+            if "/" in bare:
+                if relative is not None and (fnmatchcase(relative, bare.lstrip("/")) or fnmatchcase(relative, bare.lstrip("/") + "/*")):
+                    return True
+                continue
+            if any(fnmatchcase(part, bare) for part in parts if part not in (".", "..")):
+                return True
+        return False
+
+
+def discover(paths: list[str], excluder: Excluder, force_exclude: bool = False) -> list[str]:
+    """The files to lint, each once, in a stable order."""
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def add(path: str) -> None:
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            found.append(os.path.normpath(path))
+
+    for path in paths:
+        if not os.path.lexists(path):
+            raise MissingPath(path)
+        if os.path.isdir(path):
+            for file in _walk(path, excluder):
+                add(file)
+        elif not (force_exclude and excluder.excluded(path)):
+            add(path)
+    return found
+
+
+def _walk(top: str, excluder: Excluder) -> list[str]:
+    files: list[str] = []
+    visited: set[tuple[int, int]] = set()
+    for directory, dirnames, filenames in os.walk(top, followlinks=True):
+        try:
+            stat = os.stat(directory)
+        except OSError:
+            dirnames[:] = []
+            continue
+        if (stat.st_dev, stat.st_ino) in visited:  # a symlink loop
+            dirnames[:] = []
+            continue
+        visited.add((stat.st_dev, stat.st_ino))
+        dirnames[:] = sorted(d for d in dirnames if not excluder.excluded(os.path.join(directory, d)))
+        for name in sorted(filenames):
+            if name.endswith(PYTHON_SUFFIXES):
+                path = os.path.join(directory, name)
+                if not excluder.excluded(path) and not os.path.isdir(path):
+                    files.append(path)
+    return files

@@ -1,0 +1,147 @@
+"""A lint run: files -> summaries -> project index -> rules -> suppression.
+
+Every failure while reading or summarizing one file becomes that file's
+STP900 finding; the rest of the run goes on.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from steplint.config import Settings
+from steplint.diagnostics import Diagnostic
+from steplint.discovery import PYTHON_SUFFIXES, Excluder, discover
+from steplint.model import Analysis
+from steplint.modules import module_name
+from steplint.parse import parse_bytes
+from steplint.selection import selected_rules
+from steplint.summarize import summarize
+from steplint.summary import ModuleSummary, ParseError
+from steplint.suppression import inline_suppressed, per_file_ignored
+from steplint.versions import NEWEST
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic]
+    files: int
+    summaries: dict[str, ModuleSummary] = field(default_factory=dict)
+
+
+def summarize_source(data: bytes, path: str) -> ModuleSummary:
+    """The summary of one file's bytes; never raises."""
+    try:
+        module, is_package = module_name(path)
+    except (OSError, ValueError):
+        module, is_package = Path(path).stem, False
+    try:
+        parsed = parse_bytes(data, path)
+        return summarize(parsed, path, module, is_package)
+    except (RecursionError, MemoryError) as exc:
+        reason = "nesting too deep to analyze" if isinstance(exc, RecursionError) else "out of memory"
+        return _broken(path, module, is_package, reason)
+    except Exception as exc:  # a bug in steplint must not hide the other files' findings
+        return _broken(path, module, is_package, f"internal error while summarizing ({type(exc).__name__}: {exc})")
+
+
+def summarize_path(path: str) -> ModuleSummary:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except IsADirectoryError:
+        return _broken(path, Path(path).stem, False, "is a directory, not a file")
+    except OSError as exc:
+        return _broken(path, Path(path).stem, False, f"cannot read: {exc.strerror or exc}")
+    return summarize_source(data, path)
+
+
+def _broken(path: str, module: str, is_package: bool, reason: str) -> ModuleSummary:
+    return ModuleSummary(path=path, module=module, is_package=is_package, error=ParseError(reason, 1, 0))
+
+
+class ModuleLoader:
+    """Finds and summarizes modules that reported files import, under their package roots."""
+
+    def __init__(self, summaries: list[ModuleSummary]):
+        self.roots: list[str] = []
+        self.known: dict[str, ModuleSummary] = {os.path.abspath(s.path): s for s in summaries}
+        for summary in summaries:
+            root = _package_root(summary)
+            if root is not None and root not in self.roots:
+                self.roots.append(root)
+
+    def __call__(self, name: str) -> ModuleSummary | None:
+        relative = name.replace(".", os.sep)
+        for root in self.roots:
+            for candidate in (
+                os.path.join(root, relative + ".py"),
+                os.path.join(root, relative, "__init__.py"),
+                os.path.join(root, relative + ".pyi"),
+                os.path.join(root, relative, "__init__.pyi"),
+            ):
+                if os.path.isfile(candidate):
+                    absolute = os.path.abspath(candidate)
+                    found = self.known.get(absolute)
+                    if found is None:
+                        found = self.known[absolute] = summarize_path(candidate)
+                    return found if found.module == name else None
+        return None
+
+
+def _package_root(summary: ModuleSummary) -> str | None:
+    depth = summary.module.count(".") + (1 if summary.is_package else 0)
+    directory = os.path.dirname(os.path.abspath(summary.path))
+    for _ in range(depth):
+        directory = os.path.dirname(directory)
+    return directory
+
+
+def excluder_for(settings: Settings) -> Excluder:
+    return Excluder(tuple(settings.exclude) + tuple(settings.extend_exclude), settings.project_root)
+
+
+def lint_paths(paths: list[str], settings: Settings, force_exclude: bool = False) -> RunResult:
+    files = discover(paths, excluder_for(settings), force_exclude=force_exclude)
+    summaries = [summarize_path(path) for path in files]
+    return RunResult(analyze(summaries, settings), len(files), {s.path: s for s in summaries})
+
+
+def lint_source(data: bytes, path: str, settings: Settings) -> RunResult:
+    summary = summarize_source(data, path)
+    return RunResult(analyze([summary], settings), 1, {path: summary})
+
+
+def analyze(summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True) -> list[Diagnostic]:
+    rules = [rule() for rule in selected_rules(settings)]
+    analysis = Analysis(summaries, settings.target_version or NEWEST, loader=ModuleLoader(summaries))
+    reported = {s.path for s in summaries}
+    by_path = {s.path: s for s in summaries}
+    found: set[Diagnostic] = set()
+    for summary in summaries:
+        for rule in rules:
+            for diagnostic in rule.check(analysis, summary):
+                if diagnostic.path not in reported:
+                    continue
+                owner = by_path[diagnostic.path]
+                if inline_suppressed(diagnostic, owner.suppressions, use_noqa) or per_file_ignored(diagnostic, settings):
+                    continue
+                found.add(diagnostic)
+    return _one_per_place(sorted(found, key=Diagnostic.sort_key))
+
+
+def _one_per_place(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A body shared by several steps (``a = step(f); b = step(f)``) is reported once per call."""
+    kept: list[Diagnostic] = []
+    seen: set[tuple[str, int, int, int, int, str]] = set()
+    for d in diagnostics:
+        place = (d.path, d.line, d.column, d.end_line, d.end_column, d.code)
+        if place not in seen:
+            seen.add(place)
+            kept.append(d)
+    return kept
+
+
+def is_python_file(path: str) -> bool:
+    return path.endswith(PYTHON_SUFFIXES)

@@ -1,0 +1,43 @@
+"""Module names for file paths: the dotted name an import would use.
+
+The root is the nearest folder above the file's chain of packages (folders
+with ``__init__.py``/``__init__.pyi``); a ``src/`` folder above the file is a
+root too, so ``src/pkg/mod.py`` is ``pkg.mod`` even in a namespace package.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+
+@lru_cache(maxsize=4096)
+def _is_package_dir(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py")) or os.path.isfile(
+        os.path.join(directory, "__init__.pyi")
+    )
+
+
+def module_name(path: str | Path) -> tuple[str, bool]:
+    """The module's dotted name, and whether it is a package's ``__init__``."""
+    path = Path(os.path.abspath(path))
+    stem = path.name.rsplit(".", 1)[0]
+    is_package = stem == "__init__"
+    parts: list[str] = [] if is_package else [stem]
+    directory = path.parent
+    while _is_package_dir(str(directory)) and directory.parent != directory:
+        parts.append(directory.name)
+        directory = directory.parent
+    if directory.name != "src":
+        # A namespace package under a src/ layout: climb to the src folder.
+        for ancestor in directory.parents:
+            if ancestor.name == "src" and len(directory.relative_to(ancestor).parts) <= 3:
+                parts.extend(reversed(directory.relative_to(ancestor).parts))
+                break
+    name = ".".join(reversed(parts))
+    return name or stem, is_package
+
+
+def clear_cache() -> None:
+    _is_package_dir.cache_clear()

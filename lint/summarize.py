@@ -1,0 +1,493 @@
+"""Build a ``ModuleSummary`` from source text in one pass over the syntax tree.
+
+The tree comes from ``steplint.parse``; this module only walks it. Calls are
+recorded in the innermost function that lexically contains them (lambdas and
+comprehensions belong to their function), with the context rules need: awaited,
+inside which enclosing calls' arguments, inside a comprehension.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from steplint.parse import ParsedSource
+from steplint.summary import (
+    Binding,
+    CallExpr,
+    CallSite,
+    ClassSummary,
+    Const,
+    Display,
+    Expr,
+    FunctionSummary,
+    ModuleSummary,
+    Param,
+    Ref,
+    Span,
+    Subscript,
+    UnionExpr,
+)
+from steplint.suppression_comments import scan_suppressions
+
+MODULE_SCOPE = "<module>"
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_TYPE_ALIAS = getattr(ast, "TypeAlias", None)
+
+
+def summarize(parsed: ParsedSource, path: str, module: str, is_package: bool) -> ModuleSummary:
+    summary = ModuleSummary(path=path, module=module, is_package=is_package, line_count=parsed.line_count)
+    summary.suppressions = scan_suppressions(parsed.text)
+    if parsed.error is not None:
+        summary.error = parsed.error
+        return summary
+    builder = _Builder(summary, parsed)
+    builder.build(parsed.tree)
+    return summary
+
+
+class _Scope:
+    __slots__ = ("function", "bindings", "order", "qualname", "locals_")
+
+    def __init__(self, function: FunctionSummary | None, bindings: dict[str, list[Binding]], qualname: str):
+        self.function = function
+        self.bindings = bindings
+        self.order = 0
+        self.qualname = qualname
+        self.locals_: set[str] = set()
+
+
+class _Builder:
+    def __init__(self, summary: ModuleSummary, parsed: ParsedSource):
+        self.summary = summary
+        self.parsed = parsed
+        self.module_function = FunctionSummary(
+            qualname=MODULE_SCOPE,
+            name=MODULE_SCOPE,
+            span=Span(1, 0, 1, 0),
+            is_async=False,
+            decorators=(),
+            params=(),
+        )
+        self.star_imports: list[str] = []
+        # The innermost *function* scope receives calls; class bodies do not own calls.
+        self.function_stack: list[_Scope] = []
+        self.binding_stack: list[_Scope] = []
+        self.class_stack: list[str] = []
+        self.loaded: list[set[str]] = []
+
+    # --- entry ---------------------------------------------------------------
+
+    def build(self, tree: ast.Module) -> None:
+        module_scope = _Scope(self.module_function, self.summary.bindings, "")
+        self.function_stack.append(module_scope)
+        self.binding_stack.append(module_scope)
+        self.loaded.append(set())
+        self._statements(tree.body)
+        self.summary.functions.insert(0, self.module_function)
+        self.summary.star_imports = tuple(self.star_imports)
+
+    # --- positions ----------------------------------------------------------
+
+    def span(self, node: ast.AST) -> Span:
+        column = self.parsed.column
+        line = node.lineno  # type: ignore[attr-defined]
+        end_line = getattr(node, "end_lineno", None) or line
+        return Span(
+            line,
+            column(line, node.col_offset),  # type: ignore[attr-defined]
+            end_line,
+            column(end_line, getattr(node, "end_col_offset", None) or node.col_offset),  # type: ignore[attr-defined]
+        )
+
+    def def_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Span:
+        start = self.span(node)
+        text = self.parsed.line_text(node.lineno)
+        name_at = text.find(node.name, start.col)
+        end_col = name_at + len(node.name) if name_at >= 0 else start.col
+        return Span(start.line, start.col, start.line, end_col)
+
+    # --- binding helpers -------------------------------------------------------
+
+    def bind(self, name: str, kind: str, line: int, **fields: object) -> None:
+        scope = self.binding_stack[-1]
+        scope.order += 1
+        binding = Binding(kind=kind, order=scope.order, line=line, **fields)  # type: ignore[arg-type]
+        scope.bindings.setdefault(name, []).append(binding)
+        scope.locals_.add(name)
+
+    def bind_target(self, target: ast.AST, value: Expr | None = None, annotation: Expr | None = None) -> None:
+        if isinstance(target, ast.Name):
+            is_alias = annotation is not None and _names_type_alias(annotation)
+            self.bind(target.id, "assign", target.lineno, value=value, annotation=annotation, is_type_alias=is_alias)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self.bind_target(element)
+        elif isinstance(target, ast.Starred):
+            self.bind_target(target.value)
+        else:
+            self.expression(target)
+
+    def qualname(self, name: str) -> str:
+        prefix = self.binding_stack[-1].qualname
+        return f"{prefix}.{name}" if prefix else name
+
+    # --- statements ---------------------------------------------------------
+
+    def _statements(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.function_def(node)
+        elif isinstance(node, ast.ClassDef):
+            self.class_def(node)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.bind(alias.asname, "import", node.lineno, target=alias.name)
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    self.bind(head, "import", node.lineno, target=head)
+        elif isinstance(node, ast.ImportFrom):
+            self.import_from(node)
+        elif isinstance(node, ast.Assign):
+            value = self.expression(node.value)
+            for target in node.targets:
+                self.bind_target(target, value)
+        elif isinstance(node, ast.AnnAssign):
+            annotation = to_expr(node.annotation)
+            self.expression(node.annotation, record=False)
+            value = self.expression(node.value) if node.value is not None else None
+            if node.value is not None or not self.class_stack or self.binding_stack[-1].function is not None:
+                self.bind_target(node.target, value, annotation)
+        elif isinstance(node, ast.AugAssign):
+            self.expression(node.value)
+            self.expression(node.target)
+        elif _TYPE_ALIAS is not None and isinstance(node, _TYPE_ALIAS):
+            value = to_expr(node.value)  # type: ignore[attr-defined]
+            self.expression(node.value, record=False)  # type: ignore[attr-defined]
+            self.bind(node.name.id, "assign", node.lineno, value=value, is_type_alias=True)  # type: ignore[attr-defined]
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self.expression(node.iter)
+            self.bind_target(node.target)
+            self._statements(node.body)
+            self._statements(node.orelse)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                self.expression(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind_target(item.optional_vars)
+            self._statements(node.body)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            scope = self.binding_stack[-1]
+            if scope.function is not None and isinstance(node, ast.Global):
+                scope.function.declared_global = scope.function.declared_global | frozenset(node.names)
+        else:
+            self.compound_or_simple(node)
+
+    def compound_or_simple(self, node: ast.stmt) -> None:
+        for field_name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                if value and isinstance(value[0], ast.stmt):
+                    self._statements(value)  # type: ignore[arg-type]
+                else:
+                    for item in value:
+                        self.child(item)
+            elif isinstance(value, ast.AST):
+                self.child(value)
+
+    def child(self, node: ast.AST) -> None:
+        if isinstance(node, ast.expr):
+            self.expression(node)
+        elif isinstance(node, ast.excepthandler):
+            if node.type is not None:
+                self.expression(node.type)
+            if node.name:
+                self.bind(node.name, "assign", node.lineno)
+            self._statements(node.body)
+        elif isinstance(node, ast.stmt):
+            self.statement(node)
+        elif type(node).__name__ == "match_case":
+            self.pattern(node.pattern)  # type: ignore[attr-defined]
+            if node.guard is not None:  # type: ignore[attr-defined]
+                self.expression(node.guard)  # type: ignore[attr-defined]
+            self._statements(node.body)  # type: ignore[attr-defined]
+        else:
+            for sub in ast.iter_child_nodes(node):
+                self.child(sub)
+
+    def pattern(self, node: ast.AST) -> None:
+        for sub in ast.walk(node):
+            name = getattr(sub, "name", None) or getattr(sub, "rest", None)
+            if isinstance(name, str):
+                self.bind(name, "assign", getattr(sub, "lineno", 0))
+            if isinstance(sub, ast.expr):
+                self.expression(sub)
+
+    def import_from(self, node: ast.ImportFrom) -> None:
+        base = resolve_relative(self.summary.module, self.summary.is_package, node.module, node.level)
+        if base is None:
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                if len(self.binding_stack) == 1:
+                    self.star_imports.append(base)
+                continue
+            self.bind(alias.asname or alias.name, "import", node.lineno, target=base, imported_name=alias.name)
+
+    def function_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        # Decorators, defaults and annotations run in the enclosing scope.
+        decorators = tuple(self.expression(d) for d in node.decorator_list)
+        params = self.parameters(node.args)
+        if node.returns is not None:
+            self.expression(node.returns, record=False)
+        qualname = self.qualname(node.name)
+        enclosing = self.function_stack[-1]
+        function = FunctionSummary(
+            qualname=qualname,
+            name=node.name,
+            span=self.def_span(node),
+            is_async=isinstance(node, ast.AsyncFunctionDef),
+            decorators=decorators,
+            params=params,
+            class_qualname=self.class_stack[-1] if self._directly_in_class() else None,
+            parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
+        )
+        self.bind(node.name, "def", node.lineno, target=qualname)
+        self.summary.functions.append(function)
+        scope = _Scope(function, function.bindings, f"{qualname}.<locals>")
+        for param in params:
+            scope.locals_.add(param.name)
+            scope.order += 1
+            function.bindings.setdefault(param.name, []).append(Binding("param", scope.order, param.span.line))
+        self.function_stack.append(scope)
+        self.binding_stack.append(scope)
+        saved_classes = self.class_stack
+        self.class_stack = []
+        self.loaded.append(set())
+        try:
+            self._statements(node.body)
+        finally:
+            loaded = self.loaded.pop()
+            self.class_stack = saved_classes
+            self.binding_stack.pop()
+            self.function_stack.pop()
+        function.loaded_names = frozenset(loaded)
+        # A name read here and not bound here is free: the enclosing scope reads it too.
+        self.loaded[-1].update(loaded - scope.locals_)
+
+    def _directly_in_class(self) -> bool:
+        return bool(self.class_stack) and self.binding_stack[-1].function is None
+
+    def class_def(self, node: ast.ClassDef) -> None:
+        decorators = tuple(self.expression(d) for d in node.decorator_list)
+        bases = tuple(self.expression(b) for b in node.bases)
+        keywords = tuple((k.arg or "**", self.expression(k.value)) for k in node.keywords)
+        qualname = self.qualname(node.name)
+        enclosing = self.function_stack[-1]
+        self.bind(node.name, "class", node.lineno, target=qualname)
+        body_names = set()
+        for statement in node.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                body_names.add(statement.name)
+            elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                body_names.add(statement.target.id)
+            elif isinstance(statement, ast.Assign):
+                body_names.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+        self.summary.classes.append(
+            ClassSummary(
+                qualname=qualname,
+                name=node.name,
+                span=self.def_span(node),
+                bases=bases,
+                keywords=keywords,
+                decorators=decorators,
+                parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
+                body_names=frozenset(body_names),
+            )
+        )
+        class_scope = _Scope(None, {}, qualname)
+        self.binding_stack.append(class_scope)
+        self.class_stack.append(qualname)
+        try:
+            self._statements(node.body)
+        finally:
+            self.class_stack.pop()
+            self.binding_stack.pop()
+
+    def parameters(self, args: ast.arguments) -> tuple[Param, ...]:
+        params: list[Param] = []
+        positional = [*args.posonlyargs, *args.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        for index, arg in enumerate(positional):
+            kind = "posonly" if index < len(args.posonlyargs) else "normal"
+            params.append(self.parameter(arg, kind, defaults[index]))
+        if args.vararg is not None:
+            params.append(self.parameter(args.vararg, "vararg", None))
+        for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+            params.append(self.parameter(arg, "kwonly", default))
+        if args.kwarg is not None:
+            params.append(self.parameter(args.kwarg, "kwarg", None))
+        return tuple(params)
+
+    def parameter(self, arg: ast.arg, kind: str, default: ast.expr | None) -> Param:
+        annotation = None
+        if arg.annotation is not None:
+            annotation = to_expr(arg.annotation)
+            self.expression(arg.annotation, record=False)
+        default_expr = self.expression(default) if default is not None else None
+        return Param(
+            name=arg.arg,
+            kind=kind,
+            span=self.span(arg),
+            annotation=annotation,
+            default=default_expr,
+            default_span=self.span(default) if default is not None else None,
+        )
+
+    # --- expressions -----------------------------------------------------------
+
+    def expression(self, node: ast.expr, record: bool = True) -> Expr:
+        """Record the calls and name loads in ``node``; return its expression form."""
+        self._visit(node, False, (), False, record)
+        return to_expr(node, self.span)
+
+    def _visit(
+        self,
+        node: ast.AST,
+        awaited: bool,
+        enclosing: tuple[Expr, ...],
+        in_comprehension: bool,
+        record: bool,
+    ) -> None:
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                self.loaded[-1].add(node.id)
+            elif isinstance(node.ctx, ast.Store):
+                # A walrus binds in the enclosing function.
+                self.bind(node.id, "assign", node.lineno)
+            return
+        if isinstance(node, ast.Constant):
+            return
+        if isinstance(node, ast.Await):
+            self._visit(node.value, True, enclosing, in_comprehension, record)
+            return
+        if isinstance(node, ast.Call):
+            callee = to_expr(node.func, self.span)
+            if record:
+                self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
+                    CallSite(
+                        callee=callee,
+                        span=self.span(node),
+                        awaited=awaited,
+                        enclosing=enclosing,
+                        in_comprehension=in_comprehension,
+                        arg_count=len(node.args) + len(node.keywords),
+                    )
+                )
+            self._visit(node.func, False, enclosing, in_comprehension, record)
+            inner = (callee, *enclosing)
+            for arg in node.args:
+                self._visit(arg, False, inner, in_comprehension, record)
+            for keyword in node.keywords:
+                self._visit(keyword.value, False, inner, in_comprehension, record)
+            return
+        if isinstance(node, _COMPREHENSIONS):
+            for generator in node.generators:
+                self._visit(generator.iter, False, enclosing, True, record)
+                for condition in generator.ifs:
+                    self._visit(condition, False, enclosing, True, record)
+            if isinstance(node, ast.DictComp):
+                self._visit(node.key, False, enclosing, True, record)
+                self._visit(node.value, False, enclosing, True, record)
+            else:
+                self._visit(node.elt, False, enclosing, True, record)
+            return
+        if isinstance(node, ast.Lambda):
+            for default in [*node.args.defaults, *[d for d in node.args.kw_defaults if d is not None]]:
+                self._visit(default, False, enclosing, in_comprehension, record)
+            self._visit(node.body, False, enclosing, in_comprehension, record)
+            return
+        for child in ast.iter_child_nodes(node):
+            self._visit(child, False, enclosing, in_comprehension, record)
+
+
+# --- pure conversions ----------------------------------------------------------------
+
+
+def resolve_relative(module: str, is_package: bool, target: str | None, level: int) -> str | None:
+    """The absolute module a ``from`` import names, or None when it leaves the root."""
+    if level == 0:
+        return target or None
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    drop = level - 1
+    if drop > len(parts):
+        return None
+    base_parts = parts[: len(parts) - drop] if drop else parts
+    if target:
+        base_parts = [*base_parts, target]
+    return ".".join(base_parts) or None
+
+
+def dotted_name(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _no_span(node: ast.AST) -> Span:
+    line = getattr(node, "lineno", 1)
+    return Span(line, getattr(node, "col_offset", 0), getattr(node, "end_lineno", line) or line, 0)
+
+
+def to_expr(node: ast.AST, span_of=_no_span) -> Expr:  # noqa: ANN001 - a callable of one node
+    """The small expression form of ``node`` (see ``steplint.summary``)."""
+    dotted = dotted_name(node)
+    if dotted is not None:
+        return Ref(dotted)
+    if isinstance(node, ast.Constant):
+        return Const(node.value)
+    if isinstance(node, ast.Call):
+        return CallExpr(
+            func=to_expr(node.func, span_of),
+            args=tuple(to_expr(a, span_of) for a in node.args),
+            kwargs=tuple((k.arg or "**", to_expr(k.value, span_of)) for k in node.keywords),
+            span=span_of(node),
+            kw_spans=tuple((k.arg or "**", span_of(k)) for k in node.keywords),
+        )
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        if isinstance(index, ast.Index):  # pragma: no cover - Python < 3.9 trees
+            index = index.value  # type: ignore[attr-defined]
+        items = index.elts if isinstance(index, ast.Tuple) else [index]
+        return Subscript(to_expr(node.value, span_of), tuple(to_expr(i, span_of) for i in items))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return UnionExpr((to_expr(node.left, span_of), to_expr(node.right, span_of)))
+    if isinstance(node, ast.List):
+        return Display("list", tuple(to_expr(e, span_of) for e in node.elts))
+    if isinstance(node, ast.Tuple):
+        return Display("tuple", tuple(to_expr(e, span_of) for e in node.elts))
+    if isinstance(node, ast.Dict):
+        return Display("dict")
+    if isinstance(node, ast.Set):
+        return Display("set")
+    if isinstance(node, _COMPREHENSIONS):
+        return Display("comprehension")
+    if isinstance(node, ast.Lambda):
+        return Display("lambda")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return Const(node.operand.value)
+    return Display("other")
+
+
+def _names_type_alias(annotation: Expr) -> bool:
+    return isinstance(annotation, Ref) and annotation.dotted.rsplit(".", 1)[-1] == "TypeAlias"

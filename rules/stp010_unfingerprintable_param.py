@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from steplint.diagnostics import Diagnostic
+from steplint.model import Analysis
+from steplint.rules.base import Rule
+from steplint.summary import ModuleSummary
+
+
+class UnfingerprintableParam(Rule):
+    """
+    ## What it does
+    Finds a parameter of a step without `replay_key=` whose annotation
+    resolves to a type MAF cannot fingerprint: pydantic models, dataclasses,
+    attrs classes, plain classes, `NamedTuple`s, `Enum`s, `set`, `datetime`,
+    `Decimal`, `UUID`, `Path`, `dict` with non-`str` keys, callables,
+    iterators, classes from outside the analyzed code that are not a
+    `Mapping`, and containers of any of these. The run-context parameter
+    (annotated `RunContext` or named `ctx`) is exempt. Reported only when the
+    target version has fingerprints (1.20 and newer).
+
+    ## Why is this bad?
+    MAF (1.20+) keys a step call by a hash of its arguments when every
+    argument is made of `None`, `bool`, `int`, finite `float`, `complex`,
+    `str`, `bytes`, `list`, `tuple`, `frozenset` and `str`-keyed mappings.
+    Any other argument makes every call of the step fall back to the
+    call-order key, which replays the wrong cached result when steps are
+    nested or calls are concurrent.
+
+    ## Example
+    ```python
+    class Job(BaseModel):
+        label: str
+
+    @step
+    async def tick(job: Job) -> str: ...
+    ```
+
+    ## Use instead
+    Pass fingerprintable data, or give the step a `replay_key`:
+    ```python
+    @step(replay_key=lambda job: job.label)
+    async def tick(job: Job) -> str: ...
+    ```
+
+    ## References
+    - https://github.com/microsoft/agent-framework/issues/9383
+    """
+
+    code = "STP010"
+    name = "unfingerprintable-param"
+    summary = "a step parameter's type cannot be fingerprinted by MAF"
+    INVALID = (
+        """
+from dataclasses import dataclass
+from agent_framework import step
+
+@dataclass
+class Job:
+    label: str
+
+@step
+async def tick(job: Job) -> str:  # expect: STP010
+    return job.label
+""",
+    )
+    VALID = (
+        """
+from typing import TypedDict
+from agent_framework import step, RunContext
+
+class Job(TypedDict):
+    label: str
+
+@step
+async def tick(job: Job, tags: dict[str, list[int]], ctx: RunContext) -> str:
+    return job["label"]
+""",
+    )
+
+    def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        if not analysis.fingerprints:
+            return
+        for step in analysis.steps_in(module):
+            for found in analysis.unfingerprintable_params(step):
+                yield analysis.diagnostic(
+                    step.module,
+                    found.param.span,
+                    UnfingerprintableParam,
+                    f"parameter '{found.param.name}' of step '{step.display}' {found.verdict.reason}, which MAF "
+                    f"cannot fingerprint: every call of '{step.display}' falls back to the call-order cache key; "
+                    "pass fingerprintable data or add replay_key=...",
+                )

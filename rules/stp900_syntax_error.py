@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from steplint.diagnostics import Diagnostic
+from steplint.model import Analysis
+from steplint.rules.base import Rule
+from steplint.summary import ModuleSummary, Span
+
+
+class SyntaxErrorRule(Rule):
+    """
+    ## What it does
+    Reports a file that cannot be read or parsed: an unknown or wrong
+    encoding, a syntax error, or a file too large or too deeply nested to
+    analyze. The message says why, with the line.
+
+    ## Why is this bad?
+    steplint cannot check a file it cannot parse, and neither can Python run
+    it. The rest of the project is still analyzed.
+
+    ## Example
+    ```python
+    @step
+    async def fetch(url: str) -> str
+        return url
+    ```
+
+    ## Use instead
+    ```python
+    @step
+    async def fetch(url: str) -> str:
+        return url
+    ```
+    """
+
+    code = "STP900"
+    name = "syntax-error"
+    summary = "the file cannot be read or parsed"
+    INVALID = (
+        """
+def broken(:  # expect: STP900
+    pass
+""",
+    )
+    VALID = ("x = 1\n",)
+
+    def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        error = module.error
+        if error is None:
+            return
+        line = max(error.line, 1)
+        yield analysis.diagnostic(
+            module, Span(line, error.col, line, error.col), SyntaxErrorRule, f"cannot analyze this file: {error.message}"
+        )

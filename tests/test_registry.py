@@ -1,0 +1,79 @@
+"""Every registered rule is documented, exercised by a fixture, listed in the README, and its examples hold."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from expectations import EXPECT, FIXTURES, expected_for, fixture_entries
+
+from steplint.config import Settings
+from steplint.engine import lint_paths
+from steplint.rules.base import Rule
+from steplint.rules.registry import RULES, markdown_table, rule_for
+
+ROOT = Path(__file__).resolve().parent.parent
+SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")
+
+
+def test_codes_are_unique_and_well_formed():
+    codes = [rule.code for rule in RULES]
+    assert len(codes) == len(set(codes))
+    for rule in RULES:
+        assert re.fullmatch(r"STP\d{3}", rule.code)
+        assert re.fullmatch(r"[a-z]+(-[a-z]+)*", rule.name), rule.name
+        assert rule.severity in ("error", "warning")
+        assert rule_for(rule.code) is rule
+
+
+def test_every_rule_module_is_registered():
+    modules = {p.stem for p in (ROOT / "rules").glob("stp*.py")}
+    registered = {rule.__module__.rsplit(".", 1)[-1] for rule in RULES}
+    assert modules == registered
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_has_a_doc_in_ruff_sections(rule: type[Rule]):
+    doc = rule.doc()
+    positions = [doc.find(section) for section in SECTIONS]
+    assert all(p >= 0 for p in positions), f"{rule.code} lacks one of {SECTIONS}"
+    assert positions == sorted(positions)
+    assert rule.summary
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_is_exercised_by_a_fixture(rule: type[Rule]):
+    expected_codes = {code for entry in fixture_entries() for (_, _, code) in expected_for(entry)}
+    assert rule.code in expected_codes
+
+
+def test_readme_rule_table_is_generated_from_the_registry():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- rules:start -->\n", 1)[1].split("<!-- rules:end -->", 1)[0]
+    assert block == markdown_table()
+
+
+def _examples():
+    for rule in RULES:
+        for index, code in enumerate(rule.VALID):
+            yield pytest.param(rule, code, False, id=f"{rule.code}-valid-{index}")
+        for index, code in enumerate(rule.INVALID):
+            yield pytest.param(rule, code, True, id=f"{rule.code}-invalid-{index}")
+
+
+@pytest.mark.parametrize("rule, code, invalid", list(_examples()))
+def test_rule_examples(tmp_path, rule, code, invalid):
+    source = tmp_path / "example.py"
+    source.write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+    expected = set()
+    for number, line in enumerate(source.read_text().splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            expected |= {(number, c.strip()) for c in match.group("codes").split(",")}
+    result = lint_paths([str(source)], Settings(project_root=tmp_path, select=(rule.code,)))
+    reported = {(d.line, d.code) for d in result.diagnostics}
+    assert reported == expected
+    assert bool(expected) == invalid
+    assert rule.INVALID, f"{rule.code} has no INVALID example"
