@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Iterable
 from importlib import metadata
 from typing import Any
@@ -74,6 +75,17 @@ async def chain(storage: Any, workflow_name: str, exclude: Iterable[str] = ()) -
 async def latest(storage: Any, workflow_name: str, exclude: Iterable[str] = ()) -> Any | None:
     checkpoints = await chain(storage, workflow_name, exclude)
     return checkpoints[-1] if checkpoints else None
+
+
+# The mark of a scoped key: "@" and the parent call's 16-hex-digit scope token.
+SCOPED = re.compile(r"@[0-9a-f]{16}")
+
+
+def step_of(key: str) -> str:
+    """The step name in a call-order ("name::i") or versioned ('v2::["auto","name",...]') key."""
+    if key.startswith("v2::"):
+        return key.split('"')[3]
+    return key.rsplit("::", 1)[0].split("@")[0]
 
 
 def cache_keys(checkpoint: Any) -> list[str]:
