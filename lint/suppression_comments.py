@@ -14,7 +14,7 @@ from steplint.summary import Suppressions
 
 # flake8's form: "# noqa", "# noqa: A1,B2", case-insensitive, codes separated by commas or spaces.
 NOQA = re.compile(
-    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?",
+    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?",
     re.IGNORECASE,
 )
 _CODES = re.compile(r"[A-Z]+[0-9]*", re.IGNORECASE)
