@@ -30,8 +30,10 @@ class Excluder:
     patterns: tuple[str, ...]
     root: Path
 
-    def excluded(self, path: str) -> bool:
-        parts = Path(path).parts
+    def excluded(self, path: str, walked_from: str | None = None) -> bool:
+        # Only the components below a folder the user named count: linting
+        # ``.venv/lib/site-packages/pkg`` on purpose must not exclude itself.
+        parts = Path(os.path.relpath(path, walked_from)).parts if walked_from else Path(path).parts
         try:
             relative = Path(os.path.abspath(path)).relative_to(self.root).as_posix()
         except ValueError:
@@ -82,10 +84,10 @@ def _walk(top: str, excluder: Excluder) -> list[str]:
             dirnames[:] = []
             continue
         visited.add((stat.st_dev, stat.st_ino))
-        dirnames[:] = sorted(d for d in dirnames if not excluder.excluded(os.path.join(directory, d)))
+        dirnames[:] = sorted(d for d in dirnames if not excluder.excluded(os.path.join(directory, d), top))
         for name in sorted(filenames):
             if name.endswith(PYTHON_SUFFIXES):
                 path = os.path.join(directory, name)
-                if not excluder.excluded(path) and not os.path.isdir(path):
+                if not excluder.excluded(path, top) and not os.path.isdir(path):
                     files.append(path)
     return files

@@ -38,4 +38,4 @@ class Rule:
 
     @classmethod
     def help_uri(cls) -> str:
-        return f"https://github.com/steplint/steplint/blob/main/docs/rules.md#{cls.code.lower()}-{cls.name}"
+        return f"https://github.com/steplint/steplint/blob/main/README.md#{cls.code.lower()}"
