@@ -143,32 +143,21 @@ class ProjectIndex:
         if not isinstance(expr, Ref):
             return None
         head, *rest = expr.dotted.split(".")
-        target = self._self_attribute(module, scope, head, rest)
-        if target is None:
-            target = self.lookup(module, scope, head, before_order)
-            for attribute in rest:
-                if target is None:
-                    return None
-                target = self.attribute(target, attribute)
-        return target
-
-    def _self_attribute(
-        self, module: ModuleSummary, scope: FunctionSummary | None, head: str, rest: list[str]
-    ) -> Target | None:
-        """``self.x``/``cls.x`` in a method resolve through its class."""
-        if scope is None or not rest or scope.class_qualname is None or not scope.params:
-            return None
-        if scope.params[0].name != head or self.is_staticmethod(module, scope):
-            return None
-        cls = self.classes.get((module.path, scope.class_qualname))
-        if cls is None:
-            return None
-        target: Target | None = Target("class", cls.qualname, module, cls=cls)
+        target = self.lookup(module, scope, head, before_order)
         for attribute in rest:
             if target is None:
                 return None
             target = self.attribute(target, attribute)
         return target
+
+    def _bound_class(self, module: ModuleSummary, function: FunctionSummary, name: str) -> Target | None:
+        """A method's ``self``/``cls`` stands for its class (attribute lookups go through the MRO)."""
+        if function.class_qualname is None or not function.params or function.params[0].name != name:
+            return None
+        if self.is_staticmethod(module, function):
+            return None
+        cls = self.classes.get((module.path, function.class_qualname))
+        return Target("class", cls.qualname, module, cls=cls) if cls is not None else None
 
     def lookup(
         self,
@@ -188,6 +177,8 @@ class ProjectIndex:
                 before_order = None
                 if binding is None:
                     return None
+                if binding.kind == "param":
+                    return self._bound_class(module, current, name)
                 return self._binding_target(module, current, name, binding)
             before_order = None
             current = self.function(module, current.parent)
