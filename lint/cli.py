@@ -11,6 +11,8 @@ import click
 from steplint._version import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# The keys of steplint.formatters.FORMATTERS, listed here so that --help does not import every rule.
+FORMAT_NAMES = ("text", "json", "json-lines", "pylint", "github", "sarif")
 
 
 def _codes(value: str | None) -> tuple[str, ...] | None:
@@ -56,7 +58,7 @@ def cli() -> None:
 @click.option("--exclude", help="Comma-separated glob patterns to exclude (replaces the defaults).")
 @click.option("--extend-exclude", help="Glob patterns to exclude on top of the defaults.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(FORMAT_NAMES), default="text", show_default=True)
 @click.option("--output-file", type=click.Path(dir_okay=False), help="Write the findings to this file.")
 @click.option("--statistics", is_flag=True, help="Print a count per rule instead of each finding.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
@@ -131,7 +133,11 @@ def _check(paths: list[str], options: dict) -> int:
     text = statistics(diagnostics) if options.get("statistics") else FORMATTERS[options["output_format"]](diagnostics)
     output_file = options.get("output_file")
     if output_file:
-        Path(output_file).write_text(text, encoding="utf-8")
+        try:
+            Path(output_file).parent.mkdir(parents=True, exist_ok=True)
+            Path(output_file).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise _UsageError(f"cannot write --output-file {output_file}: {exc.strerror or exc}") from None
     elif text:
         click.echo(text, nl=False)
     if diagnostics and not options.get("exit_zero"):

@@ -108,9 +108,10 @@ def lint_paths(paths: list[str], settings: Settings, force_exclude: bool = False
     return RunResult(analyze(summaries, settings), len(files), {s.path: s for s in summaries})
 
 
-def lint_source(data: bytes, path: str, settings: Settings) -> RunResult:
+def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = True) -> RunResult:
+    """Lint a buffer as the file ``path`` in its project (stdin, flake8, an editor's unsaved text)."""
     summary = summarize_source(data, path)
-    return RunResult(analyze([summary], settings), 1, {path: summary})
+    return RunResult(analyze([summary], settings, use_noqa), 1, {path: summary})
 
 
 def analyze(summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True) -> list[Diagnostic]:

@@ -1,4 +1,4 @@
-"""Render findings: one function per format, each returning the whole text."""
+"""Render findings: one function per format, each returning the whole text (``--format NAME``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from collections import Counter
 from typing import Callable
 
 from steplint.diagnostics import Diagnostic
+from steplint.format_github import as_github
+from steplint.format_sarif import as_sarif
 
 
 def as_text(diagnostics: list[Diagnostic]) -> str:
@@ -34,6 +36,16 @@ def as_json(diagnostics: list[Diagnostic]) -> str:
     return json.dumps([as_dict(d) for d in diagnostics], indent=2) + "\n"
 
 
+def as_json_lines(diagnostics: list[Diagnostic]) -> str:
+    """One JSON object per line, the items of ``as_json``: a stream that ``jq -c`` or a log shipper reads."""
+    return "".join(json.dumps(as_dict(d)) + "\n" for d in diagnostics)
+
+
+def as_pylint(diagnostics: list[Diagnostic]) -> str:
+    """pylint's ``parseable`` layout, which CI problem matchers and IDE plugins already read."""
+    return "".join(f"{d.path}:{d.line}: [{d.code}({d.name}), ] {d.message}\n" for d in diagnostics)
+
+
 def statistics(diagnostics: list[Diagnostic]) -> str:
     counts = Counter((d.code, d.name) for d in diagnostics)
     width = max((len(str(n)) for n in counts.values()), default=1)
@@ -43,4 +55,8 @@ def statistics(diagnostics: list[Diagnostic]) -> str:
 FORMATTERS: dict[str, Callable[[list[Diagnostic]], str]] = {
     "text": as_text,
     "json": as_json,
+    "json-lines": as_json_lines,
+    "pylint": as_pylint,
+    "github": as_github,
+    "sarif": as_sarif,
 }
