@@ -1,0 +1,211 @@
+"""Differential test: without nesting, the shim changes nothing MAF produces.
+
+Random workflows of top-level step calls (sequential or gathered, string or
+pydantic arguments, explicit replay keys on 1.20+, human-in-the-loop requests)
+run without the shim, in flat mode and in scoped mode; each is crashed once or
+interrupted by a request and then resumed. Outputs, errors, every event and
+every checkpoint's cached keys, values and request counts must be identical.
+The one allowed difference: the workflow-level failure event's traceback
+text, which gains the shim's own ``__call__`` frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import agent_framework as maf
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shim_support import ARG_KINDS, HAS_FINGERPRINTS, chain, examples, label_of, latest, make_arg, run
+
+from steplint import runtime_shim
+
+pytestmark = pytest.mark.runtime
+
+
+@dataclass(frozen=True)
+class Call:
+    step: str
+    label: str
+
+
+@dataclass
+class FlatScenario:
+    batches: tuple[tuple[Call, ...], ...]  # a batch of one is awaited, a longer one gathered
+    kind: str
+    crash: tuple[int, int] | None
+    crashed: bool = False
+
+
+SCENARIO: FlatScenario | None = None
+
+
+def _maybe_crash(job: Any) -> None:
+    assert SCENARIO is not None
+    position = label_of(job).rsplit(".", 1)[0]
+    if SCENARIO.crash is not None and not SCENARIO.crashed and position == crash_label(SCENARIO.crash):
+        SCENARIO.crashed = True
+        raise RuntimeError(f"crash at {label_of(job)}")
+
+
+def crash_label(position: tuple[int, int]) -> str:
+    return f"{position[0]}.{position[1]}"
+
+
+@maf.step
+async def one(job: Any) -> str:
+    _maybe_crash(job)
+    return "one:" + label_of(job)
+
+
+@maf.step
+async def two(job: Any) -> dict[str, str]:
+    _maybe_crash(job)
+    return {"two": label_of(job)}
+
+
+@maf.step
+async def ask(job: Any, ctx: maf.RunContext) -> str:
+    _maybe_crash(job)
+    answer = await ctx.request_info({"about": label_of(job)}, response_type=str)
+    return f"ask:{label_of(job)}={answer}"
+
+
+if HAS_FINGERPRINTS:
+
+    @maf.step(replay_key=lambda job: "keyed:" + label_of(job))
+    async def keyed(job: Any) -> str:
+        _maybe_crash(job)
+        return "keyed:" + label_of(job)
+
+    STEPS = {"one": one, "two": two, "ask": ask, "keyed": keyed}
+else:
+    STEPS = {"one": one, "two": two, "ask": ask}
+
+
+async def _call(position: tuple[int, int], call: Call) -> Any:
+    assert SCENARIO is not None
+    # The position makes labels unique, so explicit replay keys never collide.
+    return await STEPS[call.step](make_arg(SCENARIO.kind, f"{crash_label(position)}.{call.label}"))
+
+
+@maf.workflow(name="flat-diff")
+async def flat_diff(_: str) -> list[Any]:
+    assert SCENARIO is not None
+    outputs: list[Any] = []
+    for b, batch in enumerate(SCENARIO.batches):
+        if len(batch) == 1:
+            outputs.append(await _call((b, 0), batch[0]))
+        else:
+            outputs.extend(await asyncio.gather(*(_call((b, c), call) for c, call in enumerate(batch))))
+    return outputs
+
+
+_SHIM_FRAME = re.compile(r'  File "[^"]*runtime_shim[^"]*", line \d+, in [^\n]*\n(?:    [^\n]*\n)*')
+
+
+def normalized(value: Any) -> Any:
+    if isinstance(value, maf.WorkflowErrorDetails) or type(value).__name__ == "WorkflowErrorDetails":
+        traceback = _SHIM_FRAME.sub("", value.traceback or "")
+        return ("details", value.error_type, value.message, traceback, value.executor_id)
+    return repr(value)
+
+
+def event_record(event: Any) -> dict[str, Any]:
+    return {name: normalized(value) for name, value in sorted(vars(event).items())}
+
+
+async def stream(workflow: Any, **run_kwargs: Any) -> tuple[list[dict[str, Any]], str | None]:
+    events: list[dict[str, Any]] = []
+    try:
+        async for event in workflow.run(stream=True, **run_kwargs):
+            events.append(event_record(event))
+    except Exception as exc:
+        return events, f"{type(exc).__name__}: {exc}"
+    return events, None
+
+
+async def checkpoint_records(storage: Any) -> list[tuple[Any, ...]]:
+    return [
+        (
+            checkpoint.state.get("_step_cache"),
+            checkpoint.state.get("_step_cache_auto_request_info_counts"),
+            checkpoint.state.get("_original_message"),
+            sorted(checkpoint.pending_request_info_events),
+        )
+        for checkpoint in await chain(storage, "flat-diff")
+    ]
+
+
+async def observe(scenario: FlatScenario) -> list[Any]:
+    """Run, then resume after a crash or answer requests; everything observable, in order."""
+    global SCENARIO
+    SCENARIO = scenario
+    storage = maf.InMemoryCheckpointStorage()
+    workflow = flat_diff.build(checkpoint_storage=storage)
+    observed: list[Any] = [await stream(workflow, message="go")]
+    for _ in range(4):
+        requests = [event for event in observed[-1][0] if event["type"] == repr("request_info")]
+        if scenario.crashed and observed[-1][1] is not None:
+            checkpoint = await latest(storage, "flat-diff")
+            resumed = flat_diff.build(checkpoint_storage=storage)
+            kwargs = {"checkpoint_id": checkpoint.checkpoint_id} if checkpoint else {"message": "go"}
+            observed.append(await stream(resumed, **kwargs))
+        elif requests:
+            responses = {eval(event["_request_id"]): "yes" for event in requests}  # repr of a str id
+            observed.append(await stream(workflow, responses=responses))
+        else:
+            break
+    observed.append(await checkpoint_records(storage))
+    return observed
+
+
+def observe_under_each_mode(scenario_args: dict[str, Any]) -> dict[str, list[Any]]:
+    results: dict[str, list[Any]] = {}
+    for mode in (None, "flat", "scoped"):
+        runtime_shim.uninstall()
+        if mode is not None:
+            runtime_shim.install(mode=mode)
+        results[str(mode)] = run(observe(FlatScenario(**scenario_args)))
+    runtime_shim.uninstall()
+    return results
+
+
+CALLS = st.builds(Call, step=st.sampled_from(sorted(STEPS)), label=st.sampled_from("ab"))
+BATCHES = st.lists(st.lists(CALLS, min_size=1, max_size=3).map(tuple), min_size=1, max_size=5).map(tuple)
+
+
+@settings(
+    max_examples=examples(100),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(batches=BATCHES, kind=st.sampled_from(ARG_KINDS), data=st.data())
+def test_flat_workflows_are_identical_with_and_without_the_shim(
+    batches: tuple[tuple[Call, ...], ...], kind: str, data: st.DataObject
+) -> None:
+    positions = [(b, c) for b, batch in enumerate(batches) for c in range(len(batch))]
+    crash = data.draw(st.one_of(st.none(), st.sampled_from(positions)), label="crash")
+    results = observe_under_each_mode({"batches": batches, "kind": kind, "crash": crash})
+    assert results["flat"] == results["None"]
+    assert results["scoped"] == results["None"]
+
+
+def test_the_comparison_sees_events_checkpoints_and_errors() -> None:
+    """Guard against a vacuous differential: the observation holds real events and keys."""
+    batches = ((Call("one", "a"),), (Call("ask", "b"),), (Call("two", "a"), Call("one", "b")))
+    observed = observe_under_each_mode({"batches": batches, "kind": "str", "crash": None})["None"]
+    first_events, error = observed[0]
+    assert error is None
+    assert [event["type"] for event in first_events].count(repr("executor_completed")) == 1
+    assert any(event["type"] == repr("request_info") for event in first_events)
+    assert observed[-1] and observed[-1][-1][0], "checkpoints with cached results"
+    crashed = observe_under_each_mode({"batches": batches, "kind": "str", "crash": (2, 1)})
+    errors = [error for events, error in crashed["None"][:-1]]
+    assert errors == [None, "RuntimeError: crash at 2.1.b", None]  # request, crash, resume
+    assert crashed["scoped"] == crashed["None"]
