@@ -1,4 +1,19 @@
-"""Inline expectations: ``# expect: STP001`` (or ``STP001, STP010``) on the reported line."""
+"""Inline expectations: ``# expect: STP001`` (or ``STP001, STP010``) on the reported line.
+
+A fixture is linted with default settings (newest target version, the rules
+that are on by default) unless it declares its own in a header comment on one
+of its first ``HEADER_LINES`` lines::
+
+    # fixture: target-version=1.19, extend-select=STP011, STP012
+
+Keys are ``target-version``, ``select``, ``extend-select`` and ``ignore``;
+pairs are separated by commas, and a comma-separated item without ``=``
+adds a code to the list key before it. A folder fixture (a multi-module
+project) takes the header from any of its files; when several files carry
+one, they must agree, so the settings never depend on which file is read
+first. Overrides passed to ``settings_for`` win over the header, so a test
+can run one fixture under two target versions.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +22,17 @@ from pathlib import Path
 
 from steplint.config import Settings
 from steplint.engine import lint_paths
+from steplint.versions import parse_version
 
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")
+HEADER = re.compile(r"^\s*#\s*fixture:\s*(?P<pairs>.+?)\s*$")
+HEADER_LINES = 10
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+_LIST_KEYS = {"select": "select", "extend-select": "extend_select", "ignore": "ignore"}
+
+
+class FixtureHeaderError(ValueError):
+    pass
 
 
 def expected_in(path: Path, root: Path) -> set[tuple[str, int, str]]:
@@ -28,18 +51,64 @@ def fixture_entries() -> list[Path]:
     return sorted(p for p in FIXTURES.iterdir() if p.suffix in (".py", ".pyi") or (p.is_dir() and not p.name.startswith((".", "_"))))
 
 
+def _files_of(entry: Path) -> list[Path]:
+    return [entry] if entry.is_file() else sorted(p for p in entry.rglob("*") if p.suffix in (".py", ".pyi"))
+
+
 def expected_for(entry: Path) -> set[tuple[str, int, str]]:
     root = entry.parent if entry.is_file() else entry
-    files = [entry] if entry.is_file() else sorted(p for p in entry.rglob("*") if p.suffix in (".py", ".pyi"))
     found: set[tuple[str, int, str]] = set()
-    for file in files:
+    for file in _files_of(entry):
         found |= expected_in(file, root)
     return found
 
 
+def parse_header(text: str) -> dict[str, object]:
+    """The ``Settings`` fields a ``# fixture:`` header sets (empty without a header)."""
+    for line in text.splitlines()[:HEADER_LINES]:
+        match = HEADER.match(line)
+        if match is None:
+            continue
+        fields: dict[str, object] = {}
+        list_key: str | None = None
+        for item in (part.strip() for part in match.group("pairs").split(",")):
+            if not item:
+                continue
+            key, has_value, value = (part.strip() for part in item.partition("="))
+            if not has_value:
+                if list_key is None:
+                    raise FixtureHeaderError(f"fixture header item {item!r} is not key=value")
+                fields[list_key] = (*fields[list_key], key)  # type: ignore[misc]
+                continue
+            if key == "target-version":
+                fields["target_version"] = parse_version(value)
+                list_key = None
+            elif key in _LIST_KEYS:
+                list_key = _LIST_KEYS[key]
+                fields[list_key] = (value,)
+            else:
+                raise FixtureHeaderError(f"unknown fixture header key {key!r}")
+        return fields
+    return {}
+
+
+def header_settings(entry: Path) -> dict[str, object]:
+    """The header of a fixture file, or the one header all files of a folder fixture agree on."""
+    chosen: dict[str, object] = {}
+    chosen_from: Path | None = None
+    for file in _files_of(entry):
+        fields = parse_header(file.read_bytes().decode("utf-8", errors="replace"))
+        if not fields:
+            continue
+        if chosen_from is not None and fields != chosen:
+            raise FixtureHeaderError(f"fixture headers of {chosen_from.name} and {file.name} disagree")
+        chosen, chosen_from = fields, file
+    return chosen
+
+
 def settings_for(entry: Path, **overrides) -> Settings:
     root = entry.parent if entry.is_file() else entry
-    return Settings(project_root=root, **overrides)
+    return Settings(project_root=root, **{**header_settings(entry), **overrides})
 
 
 def reported_for(entry: Path, settings: Settings | None = None) -> set[tuple[str, int, str]]:
