@@ -173,6 +173,20 @@ def show_rule(code: str) -> None:
     click.echo(rule.doc())
 
 
+@cli.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the only transport; accepted for clients that pass it).")
+def lsp(stdio: bool) -> None:
+    """Start the language server on standard input and output (needs: pip install 'steplint[lsp]')."""
+    try:
+        from steplint.lsp_server import serve
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        click.echo("steplint: error: the language server needs pygls: pip install 'steplint[lsp]'", err=True)
+        sys.exit(EXIT_ERROR)
+    serve()
+
+
 def main() -> None:
     try:
         cli(standalone_mode=True)

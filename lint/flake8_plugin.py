@@ -11,12 +11,10 @@ the project's other modules are resolved from disk, with the project's
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
-from pathlib import Path
 from typing import Iterator
 
 from steplint._version import __version__
+from steplint.buffer import lint_buffer
 
 Finding = tuple[int, int, str, type]
 
@@ -26,26 +24,11 @@ class Plugin:
     version = __version__
 
     def __init__(self, tree: ast.AST, lines: list[str], filename: str):
-        # ``tree`` makes flake8 run this as an AST plugin; steplint parses the lines itself.
+        # Asking for ``tree`` makes flake8 run this as an AST plugin; steplint parses the lines itself.
         self.lines = lines
         self.filename = filename
 
     def run(self) -> Iterator[Finding]:
-        from steplint.config import load_settings
-        from steplint.engine import lint_source
-
-        settings = load_settings(None, Path(self.filename).parent)
-        for d in lint_source(source_bytes(self.lines), self.filename, settings, use_noqa=False).diagnostics:
+        for d in lint_buffer("".join(self.lines), self.filename, use_noqa=False):
             # flake8 takes 0-based columns and prints them 1-based, as steplint does.
             yield d.line, d.column - 1, f"{d.code} {d.message}", type(self)
-
-
-def source_bytes(lines: list[str]) -> bytes:
-    """The file's bytes again: flake8 decoded them by the file's own encoding cookie, which must still hold."""
-    text = "".join(lines).removeprefix("\ufeff")
-    utf8 = text.encode("utf-8")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(utf8).readline)
-        return text.encode(encoding)
-    except (SyntaxError, LookupError, UnicodeEncodeError):
-        return utf8
