@@ -66,6 +66,7 @@ def cli() -> None:
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--target-version", help="The agent-framework-core version the code runs on, e.g. 1.19.")
 @click.option("--stdin-filename", help="With '-', lint standard input as if it were this file.")
+@click.option("--disable-noqa", is_flag=True, help="Ignore '# noqa' comments ('# steplint: disable=' still applies).")
 @click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Lint PATHS (default: the current folder); '-' reads standard input."""
@@ -117,9 +118,11 @@ def _check(paths: list[str], options: dict) -> int:
         )
         if paths == ["-"]:
             data = sys.stdin.buffer.read()
-            result = lint_source(data, stdin_name or "-", settings)
+            result = lint_source(data, stdin_name or "-", settings, use_noqa=not options.get("disable_noqa"))
         else:
-            result = lint_paths(paths, settings, force_exclude=bool(options.get("force_exclude")))
+            result = lint_paths(
+                paths, settings, force_exclude=bool(options.get("force_exclude")), use_noqa=not options.get("disable_noqa")
+            )
     except ConfigError as exc:
         raise _UsageError(str(exc)) from None
     except MissingPath as exc:

@@ -19,7 +19,7 @@ from steplint.parse import parse_bytes
 from steplint.selection import selected_rules
 from steplint.summarize import summarize
 from steplint.summary import ModuleSummary, ParseError
-from steplint.suppression import inline_suppressed, per_file_ignored
+from steplint.suppression import FileSuppressions, suppression_findings
 from steplint.versions import NEWEST
 
 
@@ -102,10 +102,10 @@ def excluder_for(settings: Settings) -> Excluder:
     return Excluder(tuple(settings.exclude) + tuple(settings.extend_exclude), settings.project_root)
 
 
-def lint_paths(paths: list[str], settings: Settings, force_exclude: bool = False) -> RunResult:
+def lint_paths(paths: list[str], settings: Settings, force_exclude: bool = False, use_noqa: bool = True) -> RunResult:
     files = discover(paths, excluder_for(settings), force_exclude=force_exclude)
     summaries = [summarize_path(path) for path in files]
-    return RunResult(analyze(summaries, settings), len(files), {s.path: s for s in summaries})
+    return RunResult(analyze(summaries, settings, use_noqa), len(files), {s.path: s for s in summaries})
 
 
 def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = True) -> RunResult:
@@ -117,18 +117,15 @@ def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = Tru
 def analyze(summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True) -> list[Diagnostic]:
     rules = [rule() for rule in selected_rules(settings)]
     analysis = Analysis(summaries, settings.target_version or NEWEST, loader=ModuleLoader(summaries))
-    reported = {s.path for s in summaries}
-    by_path = {s.path: s for s in summaries}
+    silencers = {s.path: FileSuppressions(s, settings, use_noqa) for s in summaries}
     found: set[Diagnostic] = set()
     for summary in summaries:
         for rule in rules:
             for diagnostic in rule.check(analysis, summary):
-                if diagnostic.path not in reported:
-                    continue
-                owner = by_path[diagnostic.path]
-                if inline_suppressed(diagnostic, owner.suppressions, use_noqa) or per_file_ignored(diagnostic, settings):
-                    continue
-                found.add(diagnostic)
+                silencer = silencers.get(diagnostic.path)  # None: a module that is not reported
+                if silencer is not None and not silencer.silences(diagnostic):
+                    found.add(diagnostic)
+    found.update(suppression_findings(rules, summaries, silencers))
     return _one_per_place(sorted(found, key=Diagnostic.sort_key))
 
 

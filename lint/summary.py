@@ -175,12 +175,14 @@ class ParseError:
 class Suppressions:
     """Inline suppression comments of one file.
 
-    ``noqa`` maps a line to its codes (an empty tuple means a bare ``# noqa``);
+    ``noqa`` maps a line to its codes (an empty tuple means a bare ``# noqa``)
+    and ``noqa_spans`` to where the directive is (0-based columns, for STP100);
     ``disabled`` maps a line to ``# steplint: disable=`` codes; ``file_disabled``
     holds ``# steplint: disable-file=`` codes ("*" for all).
     """
 
     noqa: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    noqa_spans: dict[int, tuple[int, int]] = field(default_factory=dict)
     disabled: dict[int, tuple[str, ...]] = field(default_factory=dict)
     file_disabled: tuple[str, ...] = ()
 

@@ -7,6 +7,7 @@ from steplint.rules.stp001_step_calls_step import StepCallsStep
 from steplint.rules.stp002_step_reaches_step import StepReachesStep
 from steplint.rules.stp010_unfingerprintable_param import UnfingerprintableParam
 from steplint.rules.stp040_sync_step import SyncStep
+from steplint.rules.stp100_unused_noqa import UnusedNoqa
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 
 RULES: tuple[type[Rule], ...] = (
@@ -14,6 +15,7 @@ RULES: tuple[type[Rule], ...] = (
     StepReachesStep,
     UnfingerprintableParam,
     SyncStep,
+    UnusedNoqa,
     SyntaxErrorRule,
 )
 
