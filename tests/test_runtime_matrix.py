@@ -1,0 +1,146 @@
+"""The runtime shim's version matrix: tests/runtime against every tested MAF release.
+
+The development environment's own agent-framework-core runs tests/runtime
+directly. Every other release in TESTED_VERSIONS gets its own virtual
+environment under <repo>/.venvs/maf-<version>/ (created once, reused while its
+completion stamp matches), and the same suite runs there in a subprocess.
+Parametrized per release, so ``pytest -n 2`` builds and runs two at a time.
+"""
+
+from __future__ import annotations
+
+import fcntl  # the matrix builds POSIX virtual environments
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from steplint.runtime_shim import TESTED_VERSIONS
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+VENVS = REPO_ROOT / ".venvs"
+SUITE = "tests/runtime"
+# Test dependencies of tests/runtime; the shim itself needs none.
+REQUIREMENTS = ("pydantic>=2", "pytest>=8", "hypothesis>=6.100")
+STAMP = ".steplint-matrix-complete"
+OUTPUT_TAIL_LINES = 80
+
+MAIN_VERSION = metadata.version("agent-framework-core")
+OTHER_VERSIONS = [version for version in TESTED_VERSIONS if version != MAIN_VERSION]
+
+
+def stamp_text(version: str) -> str:
+    """What a complete environment for *version* was built from; a change rebuilds it."""
+    return "\n".join([f"agent-framework-core=={version}", *REQUIREMENTS, f"python={sys.version_info[:2]}", str(REPO_ROOT)])
+
+
+def python_of(environment: Path) -> Path:
+    return environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+@contextmanager
+def exclusive(name: str) -> Iterator[None]:
+    """An inter-process lock: pytest-xdist workers and other sessions share .venvs/."""
+    VENVS.mkdir(exist_ok=True)
+    with open(VENVS / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def pip(environment: Path, *arguments: str) -> None:
+    completed = subprocess.run(
+        [str(python_of(environment)), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=900,
+        check=False,
+    )
+    if completed.returncode != 0:
+        pytest.fail(f"pip install {' '.join(arguments)} failed in {environment}:\n{tail(completed)}")
+
+
+def environment_for(version: str) -> Path:
+    """The virtual environment for *version*, built unless a complete one is already there."""
+    environment = VENVS / f"maf-{version}"
+    stamp = environment / STAMP
+    with exclusive(environment.name):
+        if stamp.is_file() and stamp.read_text() == stamp_text(version) and python_of(environment).exists():
+            return environment
+        # No stamp: absent, or a build that was interrupted; start afresh.
+        shutil.rmtree(environment, ignore_errors=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(environment)
+        pip(environment, f"agent-framework-core=={version}", *REQUIREMENTS)
+        with exclusive("editable-install"):  # it writes build metadata into the shared checkout
+            pip(environment, "--no-deps", "-e", str(REPO_ROOT))
+        stamp.write_text(stamp_text(version))
+    return environment
+
+
+def tail(completed: subprocess.CompletedProcess[str]) -> str:
+    lines = (completed.stdout + completed.stderr).splitlines()
+    return "\n".join(lines[-OUTPUT_TAIL_LINES:])
+
+
+def suite_environment() -> dict[str, str]:
+    environment = dict(os.environ)
+    # Options meant for this session (e.g. -n from xdist) would break the inner one.
+    environment.pop("PYTEST_ADDOPTS", None)
+    environment.pop("PYTHONPATH", None)
+    return environment
+
+
+@pytest.mark.runtime
+@pytest.mark.parametrize("version", OTHER_VERSIONS)
+def test_runtime_suite_passes_on_release(version: str) -> None:
+    environment = environment_for(version)
+    completed = subprocess.run(
+        [
+            str(python_of(environment)),
+            "-m",
+            "pytest",
+            SUITE,
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            # Only tests/runtime's own conftest: the linter's may need its dependencies.
+            "--confcutdir",
+            SUITE,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env=suite_environment(),
+        timeout=900,
+        check=False,
+    )
+    assert completed.returncode == 0, f"tests/runtime on agent-framework-core {version}:\n{tail(completed)}"
+    reported = metadata_version_in(environment)
+    assert reported == version, f"{environment} has agent-framework-core {reported}"
+
+
+def metadata_version_in(environment: Path) -> str:
+    return subprocess.run(
+        [str(python_of(environment)), "-c", "from importlib import metadata; print(metadata.version('agent-framework-core'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def test_the_matrix_covers_every_tested_release() -> None:
+    assert sorted([*OTHER_VERSIONS, MAIN_VERSION]) == sorted(TESTED_VERSIONS), (
+        f"the development environment's agent-framework-core {MAIN_VERSION} is not in TESTED_VERSIONS"
+    )
