@@ -33,6 +33,9 @@ UNKNOWN = "unknown"
 class Verdict:
     status: str
     reason: str = ""
+    #: Unknown because the annotation admits any value: missing, ``Any``, ``object``, a TypeVar
+    #: (directly or through ``Optional``/``Union``/``Annotated``/aliases, not inside containers).
+    open: bool = False
 
     @property
     def bad(self) -> bool:
@@ -46,6 +49,8 @@ _TYPING_MODULES = ("typing", "typing_extensions", "collections.abc", "builtins",
 # Exact types MAF canonicalizes, by their last name in the typing-ish modules.
 _PLAIN_OK = {"None", "NoneType", "bool", "int", "float", "complex", "str", "bytes", "Text", "LiteralString"}
 _SEQUENCE_OK = {"list", "List", "tuple", "Tuple", "frozenset", "FrozenSet"}
+_MUTABLE_SEQUENCES = {"list", "List"}
+_OPEN_TYPING = {"Any", "object"}
 _MAPPINGS = {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "DefaultDict", "defaultdict", "ChainMap", "Counter"}
 _UNION = {"Union"}
 _OPTIONAL = {"Optional"}
@@ -106,7 +111,7 @@ _MAX_DEPTH = 32
 
 def typing_name(target: Target | None) -> str | None:
     """``Optional`` for ``typing.Optional``, ``int`` for ``builtins.int``, else None."""
-    if target is None or target.kind != "external":
+    if target is None or target.kind != "external" or "()" in target.name:
         return None
     module, _, name = target.name.rpartition(".")
     return name if module in _TYPING_MODULES else None
@@ -117,9 +122,16 @@ class FingerprintJudge:
         self.index = index
         self._class_cache: dict[str, Verdict] = {}
 
+    def container(self, name: str) -> Verdict | None:
+        """The verdict for a list, tuple, frozenset or mapping type itself (None: judge its items).
+
+        MAF fingerprints all of them; ``ImmutabilityJudge`` rejects the mutable ones.
+        """
+        return None
+
     def judge(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None, depth: int = 0) -> Verdict:
         if expr is None:
-            return Verdict(UNKNOWN, "has no annotation")
+            return Verdict(UNKNOWN, "has no annotation", open=True)
         if depth > _MAX_DEPTH:
             return Verdict(UNKNOWN, "is too deeply nested to judge")
         if isinstance(expr, Const):
@@ -151,16 +163,20 @@ class FingerprintJudge:
             return self._alias(target, depth)
         if target.kind != "external":
             return Verdict(UNKNOWN, f"resolves to a {target.kind}, not a type")
+        if "()" in target.name:
+            return Verdict(UNKNOWN, f"is {target.name}, a value, not a type")
         name = typing_name(target)
         if name is not None:
-            if name in _PLAIN_OK or name in _SEQUENCE_OK or name in _MAPPINGS or name in _TYPEDDICT:
+            if name in _PLAIN_OK:
                 return FINGERPRINTABLE
+            if name in _SEQUENCE_OK or name in _MAPPINGS or name in _TYPEDDICT:
+                return self.container(name) or FINGERPRINTABLE
             if name in _BAD_TYPING:
                 return Verdict(BAD, f"is {_BAD_TYPING[name]}")
             # Any, object, Sequence, Protocol...: the runtime type is open.
-            return Verdict(UNKNOWN, f"is {name}")
+            return Verdict(UNKNOWN, f"is {name}", open=name in _OPEN_TYPING)
         if target.name in KNOWN_EXTERNAL_OK:
-            return FINGERPRINTABLE
+            return self.container(target.name) or FINGERPRINTABLE
         if target.name in KNOWN_EXTERNAL_BAD:
             return Verdict(BAD, f"is {KNOWN_EXTERNAL_BAD[target.name]} ({target.name})")
         if target.name.startswith("agent_framework.") and target.name.rsplit(".", 1)[-1] == "RunContext":
@@ -189,9 +205,9 @@ class FingerprintJudge:
         for base in self.index.base_targets(module, cls):
             name = typing_name(base)
             if name in _TYPEDDICT:
-                return FINGERPRINTABLE
+                return self.container(f"TypedDict ({cls.name})") or FINGERPRINTABLE
             if name in _MAPPINGS or (base.kind == "external" and base.name in KNOWN_EXTERNAL_OK):
-                return FINGERPRINTABLE
+                return self.container(f"mapping ({cls.name})") or FINGERPRINTABLE
             if name == "NamedTuple" or base.name in _NAMEDTUPLE_FACTORIES:
                 return Verdict(BAD, f"is a NamedTuple ({cls.name})")
             if name == "Protocol":
@@ -214,11 +230,11 @@ class FingerprintJudge:
             if last == "NewType" and len(value.args) >= 2:
                 return self.judge(module, scope, value.args[1], depth + 1)
             if last in _TYPEVAR_FACTORIES and typing_name(factory) is not None:
-                return Verdict(UNKNOWN, "is a TypeVar")
+                return Verdict(UNKNOWN, "is a TypeVar", open=True)
             if last == "TypeAliasType" and len(value.args) >= 2:
                 return self.judge(module, scope, value.args[1], depth + 1)
             if last == "TypedDict" and typing_name(factory) is not None:
-                return FINGERPRINTABLE
+                return self.container(f"TypedDict ({target.name})") or FINGERPRINTABLE
             if factory_name in _NAMEDTUPLE_FACTORIES:
                 return Verdict(BAD, f"is a NamedTuple ({target.name})")
             if factory_name in _ENUM_FACTORIES:
@@ -237,18 +253,18 @@ class FingerprintJudge:
         if name == "Literal":
             return combine(self._literal(module, scope, item) for item in items)
         if name in _SEQUENCE_OK:
-            return combine(
+            return self.container(name) or contained(
                 self.judge(module, scope, item, depth + 1)
                 for item in items
                 if not (isinstance(item, Const) and item.value is Ellipsis)
             )
         if name in _MAPPINGS:
-            return self._mapping(module, scope, name, items, depth)
+            return self.container(name) or self._mapping(module, scope, name, items, depth)
         if name in _UNKNOWN_TYPING:
             inner = combine(self.judge(module, scope, item, depth + 1) for item in items)
             return inner if inner.bad else Verdict(UNKNOWN, f"is a {name}")
         if base is not None and base.kind == "external" and base.name in KNOWN_EXTERNAL_OK:
-            return self._mapping(module, scope, base.name, items, depth)
+            return self.container(base.name) or self._mapping(module, scope, base.name, items, depth)
         # A generic class (``Box[int]``, ``set[str]``) is judged by the class itself.
         return self.judge(module, scope, expr.base, depth + 1)
 
@@ -260,7 +276,7 @@ class FingerprintJudge:
         key = self._key(module, scope, items[0], depth)
         if key.bad:
             return key
-        return combine((key, self.judge(module, scope, items[1], depth + 1)))
+        return contained((key, self.judge(module, scope, items[1], depth + 1)))
 
     def _key(self, module, scope, expr, depth) -> Verdict:  # noqa: ANN001
         """Mapping keys must be exactly str."""
@@ -282,7 +298,7 @@ class FingerprintJudge:
 
     def _literal(self, module: ModuleSummary, scope: FunctionSummary | None, item: Expr) -> Verdict:
         if isinstance(item, Const):
-            if item.value is None or type(item.value) in (bool, int, str, bytes):
+            if item.value is None or type(item.value) in (bool, int, float, complex, str, bytes):
                 return FINGERPRINTABLE
             return Verdict(UNKNOWN, "is a Literal of an unusual value")
         if isinstance(item, Ref):
@@ -301,14 +317,36 @@ class FingerprintJudge:
 
 
 def combine(verdicts) -> Verdict:  # noqa: ANN001 - any iterable of verdicts
-    """Bad if any part is bad, else unknown if any is unknown, else fingerprintable."""
+    """Bad if any part is bad, else unknown if any is unknown (open ones first), else fingerprintable."""
     unknown: Verdict | None = None
     for verdict in verdicts:
         if verdict.bad:
             return verdict
-        if verdict.status == UNKNOWN and unknown is None:
+        if verdict.status == UNKNOWN and (unknown is None or (verdict.open and not unknown.open)):
             unknown = verdict
     return unknown or FINGERPRINTABLE
+
+
+def contained(verdicts) -> Verdict:  # noqa: ANN001 - any iterable of verdicts
+    """``combine`` for a container's items: ``list[Any]`` is unknown, but not open itself."""
+    verdict = combine(verdicts)
+    if verdict.open:
+        return Verdict(UNKNOWN, "holds items of an unknown type")
+    return verdict
+
+
+class ImmutabilityJudge(FingerprintJudge):
+    """Is every value of this annotated type immutable, as MAF's durable wrapper state needs?
+
+    MAF (1.20+) treats a step's defaults and closure cells as durable identity
+    only when they are None, bool, int, float, complex, str, bytes, or tuples
+    and frozensets of those: the fingerprintable types minus lists and mappings.
+    """
+
+    def container(self, name: str) -> Verdict | None:
+        if name in _SEQUENCE_OK and name not in _MUTABLE_SEQUENCES:
+            return None
+        return Verdict(BAD, f"is a {name.rsplit('.', 1)[-1]}, which is mutable")
 
 
 def parse_annotation(text: str) -> Expr | None:
@@ -319,3 +357,18 @@ def parse_annotation(text: str) -> Expr | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     return to_expr(node)
+
+
+def is_enum(index: ProjectIndex, target: Target | None) -> bool:
+    """Whether ``target`` is an Enum class of the analyzed code (class statement or functional form)."""
+    if target is None or target.module is None:
+        return False
+    if target.kind == "class" and target.cls is not None:
+        return any(
+            base.kind == "external" and (base.name in _ENUM_FACTORIES or KNOWN_EXTERNAL_BAD.get(base.name) == "an Enum")
+            for base in index.base_targets(target.module, target.cls)
+        )
+    if target.kind == "assign" and target.binding is not None and isinstance(target.binding.value, CallExpr):
+        factory = index.resolve(target.module, target.scope, target.binding.value.func)
+        return factory is not None and factory.kind == "external" and factory.name in _ENUM_FACTORIES
+    return False

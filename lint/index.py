@@ -73,7 +73,7 @@ class ProjectIndex:
         self.summaries: list[ModuleSummary] = []
         self._modules: dict[str, ModuleSummary] = {}
         self._missing: set[str] = set()
-        self._resolving: set[tuple[str, str, int | None]] = set()
+        self._resolving: set[tuple[object, ...]] = set()
         self._loader = loader
         self.functions: dict[tuple[str, str], FunctionSummary] = {}
         self.classes: dict[tuple[str, str], ClassSummary] = {}
@@ -178,11 +178,28 @@ class ProjectIndex:
                 if binding is None:
                     return None
                 if binding.kind == "param":
-                    return self._bound_class(module, current, name)
+                    return self._bound_class(module, current, name) or self._annotated_value(module, current, name)
                 return self._binding_target(module, current, name, binding)
             before_order = None
             current = self.function(module, current.parent)
         return self.module_attribute(module, name, before_order)
+
+    def find_binding(
+        self, module: ModuleSummary, scope: FunctionSummary | None, name: str
+    ) -> tuple[FunctionSummary, list[Binding]] | None:
+        """The function scope (``scope`` or an enclosing one) that binds ``name``, with its bindings.
+
+        None when the name is global (module-level, builtin) as seen from ``scope``.
+        """
+        current = scope
+        while current is not None and current.qualname != "<module>":
+            if name in current.declared_global:
+                return None
+            bindings = current.bindings.get(name)
+            if bindings:
+                return current, bindings
+            current = self.function(module, current.parent)
+        return None
 
     def module_attribute(self, module: ModuleSummary, name: str, before_order: int | None = None) -> Target | None:
         # Import cycles (``a`` takes ``x`` from ``b``, ``b`` from ``a``) resolve to nothing.
@@ -228,6 +245,39 @@ class ProjectIndex:
                 return self.resolve(module, scope, binding.value, before_order=binding.order)
             qualname = f"{scope.qualname}.<locals>.{name}" if scope is not None else name
             return Target("assign", qualname, module, binding=binding, scope=scope)
+        if binding.kind == "with":
+            # ``async with asyncio.TaskGroup() as tg``: taken as the value the call made
+            # (``__aenter__`` returns it for TaskGroup, files, locks and most context managers).
+            return self.call_result(module, scope, binding)
+        return None
+
+    def call_result(self, module: ModuleSummary, scope: FunctionSummary | None, binding: Binding) -> Target | None:
+        """The value made by the external call a binding holds, named ``asyncio.TaskGroup()``.
+
+        Its attributes are ``asyncio.TaskGroup().create_task``; ``maf_name`` and
+        ``typing_name`` never match such names, so they stay values, not types.
+        The callee is read as of before the binding (``s = s.copy()``).
+        """
+        call = binding.value
+        place = (module.path, scope.qualname if scope is not None else "", binding.order, "call")
+        if not isinstance(call, CallExpr) or place in self._resolving:
+            return None
+        self._resolving.add(place)
+        try:
+            callee = self.resolve(module, scope, call.func, before_order=binding.order)
+        finally:
+            self._resolving.discard(place)
+        if callee is not None and callee.kind == "external":
+            return external(f"{callee.name}()")
+        return None
+
+    def _annotated_value(self, module: ModuleSummary, function: FunctionSummary, name: str) -> Target | None:
+        """A parameter annotated with an external class (``tg: asyncio.TaskGroup``) is a value of it."""
+        for param in function.params:
+            if param.name == name and isinstance(param.annotation, Ref):
+                cls = self.resolve(module, self.function(module, function.parent), param.annotation)
+                if cls is not None and cls.kind == "external" and "()" not in cls.name:
+                    return external(f"{cls.name}()")
         return None
 
     # --- qualified names and attributes --------------------------------------------
@@ -274,6 +324,10 @@ class ProjectIndex:
             return self.class_attribute(target.module, target.cls, attribute)
         if target.kind == "function" and target.module is not None and not target.attribute:
             return Target("attribute", target.name, target.module, function=target.function, attribute=attribute)
+        if target.kind == "assign" and target.binding is not None and target.module is not None:
+            # ``tg = asyncio.TaskGroup()``: ``tg.create_task`` is ``asyncio.TaskGroup().create_task``.
+            made = self.call_result(target.module, target.scope, target.binding)
+            return self.attribute(made, attribute, _hops + 1) if made is not None else None
         return None
 
     def class_attribute(self, module: ModuleSummary, cls: ClassSummary, attribute: str) -> Target | None:

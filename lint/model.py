@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, TypeVar
 
 from steplint.diagnostics import ERROR, WARNING, Diagnostic
-from steplint.fingerprint import FingerprintJudge, Verdict
+from steplint.durability import DurabilityJudge, State
+from steplint.fingerprint import BAD, FingerprintJudge, Verdict, parse_annotation
 from steplint.index import ProjectIndex, Target
 from steplint.summary import (
     Binding,
     CallExpr,
     CallSite,
     Const,
-    Display,
     Expr,
     FunctionSummary,
     ModuleSummary,
@@ -30,6 +30,7 @@ from steplint.summary import (
 from steplint.versions import FINGERPRINT_VERSION, NEWEST, Version
 
 STEP_FACTORIES = {"step", "StepWrapper"}
+_BINDERS = {"external:builtins.staticmethod": "static", "external:builtins.classmethod": "classmethod"}
 WORKFLOW_FACTORIES = {"workflow"}
 _MAF = "agent_framework"
 T = TypeVar("T")
@@ -37,7 +38,7 @@ T = TypeVar("T")
 
 def maf_name(target: Target | None) -> str | None:
     """``step`` for ``agent_framework.step`` (or any private path to it), else None."""
-    if target is None or target.kind != "external":
+    if target is None or target.kind != "external" or "()" in target.name:
         return None
     parts = target.name.split(".")
     if len(parts) < 2 or parts[0] != _MAF:
@@ -57,6 +58,14 @@ class Decorated:
     config_call: CallExpr | None  # ``step(...)``/``StepWrapper(fn, ...)`` carrying name=/replay_key=
     anchor: Span  # where definition-level findings point: the ``def``
     decorated: bool  # True for the decorator forms, False for assignments
+    made_in: str | None = None  # qualname of the function whose code runs ``step(...)``; None: module level
+
+    @property
+    def replay_key_argument(self) -> Span | None:
+        """Where ``replay_key=`` is passed (whatever its value), if it is."""
+        if self.config_call is None or self.config_call.kwarg("replay_key") is None:
+            return None
+        return self.config_call.kwarg_span("replay_key") or self.config_call.span
 
     @property
     def replay_key_span(self) -> Span | None:
@@ -69,7 +78,10 @@ class Decorated:
 
     @property
     def has_replay_key(self) -> bool:
-        return self.replay_key_span is not None
+        # ``step(**options)`` may pass one: precision over recall.
+        return self.replay_key_span is not None or (
+            self.config_call is not None and self.config_call.kwarg("**") is not None
+        )
 
     @property
     def maf_name(self) -> str:
@@ -99,6 +111,7 @@ class Analysis:
         self.reported = summaries
         self.index = ProjectIndex(summaries, loader)
         self.judge = FingerprintJudge(self.index)
+        self.durability = DurabilityJudge(self.index)
         self.target_version = target_version
         self.steps: dict[str, Decorated] = {}
         self.workflows: dict[str, Decorated] = {}
@@ -152,6 +165,7 @@ class Analysis:
                         config_call=config,
                         anchor=function.span,
                         decorated=True,
+                        made_in=function.parent,
                     ),
                     module,
                 )
@@ -192,6 +206,7 @@ class Analysis:
                 config_call=config,
                 anchor=body.span if body is not None else Span(binding.line, 0, binding.line, len(name)),
                 decorated=False,
+                made_in=scope.qualname if scope is not None else None,
             ),
             module,
         )
@@ -257,6 +272,36 @@ class Analysis:
 
     # --- replay identity ----------------------------------------------------------
 
+    def method_form(self, item: Decorated) -> str | None:
+        """How a step in a class body is bound, as MAF's non-descriptor ``StepWrapper`` meets it.
+
+        None outside a class body; "static" (``@staticmethod`` above ``@step``) and
+        "unbound" (no positional parameter) behave as plain functions; "classmethod"
+        (``@classmethod`` above ``@step``) receives the class as its first argument;
+        "instance" never receives ``self``; "wraps-descriptor" (``@step`` above
+        ``@classmethod``/``@staticmethod``) raises TypeError when the class is made.
+        """
+        body = item.body
+        if body is None or body.class_qualname is None or not item.decorated:
+            return None
+        step_at: int | None = None
+        binders: dict[str, int] = {}
+        for position, target in enumerate(self.index.decorator_targets(item.module, body)):
+            if step_at is None and _kind(maf_name(target)) == "step":
+                step_at = position
+            if target is not None and target.key in _BINDERS:
+                binders.setdefault(_BINDERS[target.key], position)
+        if step_at is None:
+            return None
+        if any(position > step_at for position in binders.values()):
+            return "wraps-descriptor"
+        if "static" in binders:
+            return "static"
+        if "classmethod" in binders:
+            return "classmethod"
+        positional = [p for p in body.params if p.kind in ("posonly", "normal")]
+        return "instance" if positional and positional[0] is body.params[0] else "unbound"
+
     def param_verdicts(self, item: Decorated) -> list[ParamVerdict]:
         """How MAF will fingerprint each parameter (the run context excluded)."""
         cached = self._param_verdicts.get(item.key)
@@ -264,10 +309,16 @@ class Analysis:
             return cached
         verdicts: list[ParamVerdict] = []
         body = item.body
-        if body is not None:
+        form = self.method_form(item)
+        # An instance-method step never gets ``self`` and one wrapping a descriptor never
+        # exists (STP042 reports both); a classmethod step passes its class as an argument.
+        if body is not None and form != "wraps-descriptor":
             scope = self.index.function(item.module, body.parent)
             params = list(body.params)
-            if body.class_qualname is not None and params and not self.index.is_staticmethod(item.module, body):
+            if form == "classmethod":
+                receiver = Verdict(BAD, "is the class object that @classmethod passes")
+                verdicts.append(ParamVerdict(params.pop(0), receiver))
+            elif params and (form == "instance" or (form is None and self._bound_method(item.module, body))):
                 params = params[1:]
             for param in params:
                 if self.is_context_param(item.module, scope, param):
@@ -276,13 +327,15 @@ class Analysis:
         self._param_verdicts[item.key] = verdicts
         return verdicts
 
+    def _bound_method(self, module: ModuleSummary, body: FunctionSummary) -> bool:
+        """A method wrapped by assignment (``fetch = step(_fetch)`` in a class body) takes a receiver."""
+        return body.class_qualname is not None and not self.index.is_staticmethod(module, body)
+
     def is_context_param(self, module: ModuleSummary, scope: FunctionSummary | None, param: Param) -> bool:
         if param.name == "ctx":
             return True
         annotation = param.annotation
         if isinstance(annotation, Const) and isinstance(annotation.value, str):
-            from steplint.fingerprint import parse_annotation
-
             annotation = parse_annotation(annotation.value)
         return isinstance(annotation, Ref) and maf_name(self.index.resolve(module, scope, annotation)) == "RunContext"
 
@@ -291,33 +344,79 @@ class Analysis:
             return []
         return [v for v in self.param_verdicts(item) if v.verdict.bad]
 
-    def mutable_defaults(self, item: Decorated) -> list[Param]:
-        """Parameters whose default MAF cannot treat as durable identity."""
-        if item.body is None:
+    def mutable_defaults(self, item: Decorated) -> list[tuple[Param, State]]:
+        """Parameters whose default MAF does not count as durable wrapper identity (known ones only)."""
+        body = item.body
+        if body is None:
             return []
-        return [p for p in item.body.params if p.default is not None and _mutable_default(p.default)]
+        scope = self.index.function(item.module, body.parent)
+        found = []
+        for param in body.params:
+            if param.default is not None:
+                state = self.durability.value(item.module, scope, param.default)
+                if state.not_durable:
+                    found.append((param, state))
+        return found
 
     def captured_names(self, item: Decorated) -> list[str]:
-        """Enclosing-function locals a step defined inside a function reads."""
+        """Enclosing-function locals the step's body reads: its closure cells.
+
+        Any cell makes the wrapper identity non-durable, whatever it holds: MAF
+        (1.20-1.23) starts ``closure_is_durable`` at ``func.__closure__ is None``,
+        so even a captured str counts (``_get_step_wrapper_identity``).
+        """
         body = item.body
         if body is None or body.parent is None:
             return []
-        own = set(body.bindings)
-        free = body.loaded_names - own
-        captured: list[str] = []
+        free = body.loaded_names - set(body.bindings) - body.declared_global
         scope = self.index.function(item.module, body.parent)
-        while scope is not None:
-            captured.extend(sorted(name for name in free & set(scope.bindings) if name not in captured))
-            scope = self.index.function(item.module, scope.parent)
-        return captured
+        return [name for name in sorted(free) if self.index.find_binding(item.module, scope, name) is not None]
+
+    def made_during_run(self, item: Decorated) -> Decorated | None:
+        """The workflow or step whose body runs ``step(...)`` for this step, if one does.
+
+        MAF marks a ``StepWrapper`` built while a workflow runs as non-durable.
+        """
+        current = self.index.function(item.module, item.made_in)
+        while current is not None:
+            kind = self.body_kind(item.module, current)
+            if kind is not None:
+                return self._body_owner(item.module, current)
+            current = self.index.function(item.module, current.parent)
+        return None
+
+    def _body_owner(self, module: ModuleSummary, function: FunctionSummary) -> Decorated | None:
+        for owner in self.decorated_in(module):
+            if owner.body is function:
+                return owner
+        return None
+
+    def call_order_reason(self, item: Decorated) -> str | None:
+        """Why MAF keys this step by call order (always before 1.20), or None when it does not.
+
+        From 1.20 a step gets no replay identity, without ``replay_key``, when an
+        argument cannot be fingerprinted or its wrapper state is not durable
+        (a closure, a non-durable default, made during a run).
+        """
+        if not self.fingerprints:
+            return "every step is keyed by call order before 1.20"
+        if item.has_replay_key:
+            return None
+        for found in self.unfingerprintable_params(item):
+            return f"parameter '{found.param.name}' {found.verdict.reason}"
+        captured = self.captured_names(item)
+        if captured:
+            return f"it captures {', '.join(repr(name) for name in captured)} from its enclosing function"
+        for param, state in self.mutable_defaults(item):
+            return f"the default of '{param.name}' is {state.what}"
+        owner = self.made_during_run(item)
+        if owner is not None:
+            return f"it is made while {owner.kind} '{owner.display}' runs"
+        return None
 
     def falls_back_to_call_order(self, item: Decorated) -> bool:
         """Whether MAF keys this step by call order (always before 1.20)."""
-        if not self.fingerprints:
-            return True
-        if item.has_replay_key:
-            return False
-        return bool(self.unfingerprintable_params(item) or self.captured_names(item) or self.mutable_defaults(item))
+        return self.call_order_reason(item) is not None
 
     def nested_call_severity(self, inner: Decorated) -> str:
         return ERROR if self.falls_back_to_call_order(inner) else WARNING
@@ -357,9 +456,3 @@ def _kind(name: str | None) -> str | None:
 
 def _display(qualname: str) -> str:
     return qualname.replace(".<locals>", "")
-
-
-def _mutable_default(default: Expr) -> bool:
-    if isinstance(default, Display):
-        return default.kind in ("list", "dict", "set", "comprehension")
-    return isinstance(default, CallExpr)

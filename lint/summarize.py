@@ -9,6 +9,7 @@ inside which enclosing calls' arguments, inside a comprehension.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, replace
 
 from steplint.parse import ParsedSource
 from steplint.summary import (
@@ -153,17 +154,17 @@ class _Builder:
         elif isinstance(node, ast.ImportFrom):
             self.import_from(node)
         elif isinstance(node, ast.Assign):
-            value = self.expression(node.value)
+            value = self.expression(node.value, sink=_stored_name(node.targets[-1]))
             for target in node.targets:
                 self.bind_target(target, value)
         elif isinstance(node, ast.AnnAssign):
             annotation = to_expr(node.annotation)
             self.expression(node.annotation, record=False)
-            value = self.expression(node.value) if node.value is not None else None
+            value = self.expression(node.value, sink=_stored_name(node.target)) if node.value is not None else None
             if node.value is not None or not self.class_stack or self.binding_stack[-1].function is not None:
                 self.bind_target(node.target, value, annotation)
         elif isinstance(node, ast.AugAssign):
-            self.expression(node.value)
+            self.expression(node.value, sink=_stored_name(node.target))
             self.expression(node.target)
         elif _TYPE_ALIAS is not None and isinstance(node, _TYPE_ALIAS):
             value = to_expr(node.value)  # type: ignore[attr-defined]
@@ -176,8 +177,10 @@ class _Builder:
             self._statements(node.orelse)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
-                self.expression(item.context_expr)
-                if item.optional_vars is not None:
+                context = self.expression(item.context_expr)
+                if isinstance(item.optional_vars, ast.Name):
+                    self.bind(item.optional_vars.id, "with", node.lineno, value=context)
+                elif item.optional_vars is not None:
                     self.bind_target(item.optional_vars)
             self._statements(node.body)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -349,19 +352,15 @@ class _Builder:
 
     # --- expressions -----------------------------------------------------------
 
-    def expression(self, node: ast.expr, record: bool = True) -> Expr:
-        """Record the calls and name loads in ``node``; return its expression form."""
-        self._visit(node, False, (), False, record)
+    def expression(self, node: ast.expr, record: bool = True, sink: str | None = None) -> Expr:
+        """Record the calls and name loads in ``node``; return its expression form.
+
+        ``sink`` is the local name ``node``'s value is stored into, if any.
+        """
+        self._visit(node, _Where(record=record), sink=sink)
         return to_expr(node, self.span)
 
-    def _visit(
-        self,
-        node: ast.AST,
-        awaited: bool,
-        enclosing: tuple[Expr, ...],
-        in_comprehension: bool,
-        record: bool,
-    ) -> None:
+    def _visit(self, node: ast.AST, where: "_Where", awaited: bool = False, sink: str | None = None) -> None:
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 self.loaded[-1].add(node.id)
@@ -372,46 +371,94 @@ class _Builder:
         if isinstance(node, ast.Constant):
             return
         if isinstance(node, ast.Await):
-            self._visit(node.value, True, enclosing, in_comprehension, record)
+            self._visit(node.value, where, awaited=True)
             return
         if isinstance(node, ast.Call):
-            callee = to_expr(node.func, self.span)
-            if record:
-                self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
-                    CallSite(
-                        callee=callee,
-                        span=self.span(node),
-                        awaited=awaited,
-                        enclosing=enclosing,
-                        in_comprehension=in_comprehension,
-                        arg_count=len(node.args) + len(node.keywords),
-                    )
-                )
-            self._visit(node.func, False, enclosing, in_comprehension, record)
-            inner = (callee, *enclosing)
-            for arg in node.args:
-                self._visit(arg, False, inner, in_comprehension, record)
-            for keyword in node.keywords:
-                self._visit(keyword.value, False, inner, in_comprehension, record)
+            self._call(node, where, awaited, sink)
             return
         if isinstance(node, _COMPREHENSIONS):
+            inside = where.nested(in_comprehension=True)
             for generator in node.generators:
-                self._visit(generator.iter, False, enclosing, True, record)
+                self._visit(generator.iter, inside)
                 for condition in generator.ifs:
-                    self._visit(condition, False, enclosing, True, record)
+                    self._visit(condition, inside)
             if isinstance(node, ast.DictComp):
-                self._visit(node.key, False, enclosing, True, record)
-                self._visit(node.value, False, enclosing, True, record)
+                self._visit(node.key, inside)
+                self._visit(node.value, inside)
             else:
-                self._visit(node.elt, False, enclosing, True, record)
+                self._visit(node.elt, inside, sink=sink)
             return
         if isinstance(node, ast.Lambda):
+            inside = where.nested(in_lambda=True)
             for default in [*node.args.defaults, *[d for d in node.args.kw_defaults if d is not None]]:
-                self._visit(default, False, enclosing, in_comprehension, record)
-            self._visit(node.body, False, enclosing, in_comprehension, record)
+                self._visit(default, where)
+            self._visit(node.body, inside)
             return
+        if isinstance(node, ast.NamedExpr):
+            self._visit(node.target, where)
+            self._visit(node.value, where, sink=node.target.id)
+            return
+        # The value of a display element or of either branch flows where the whole goes.
+        passes_sink = isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Starred, ast.IfExp))
         for child in ast.iter_child_nodes(node):
-            self._visit(child, False, enclosing, in_comprehension, record)
+            flows = passes_sink and not (isinstance(node, ast.IfExp) and child is node.test)
+            self._visit(child, where, sink=sink if flows else None)
+
+    def _call(self, node: ast.Call, where: "_Where", awaited: bool, sink: str | None) -> None:
+        callee = to_expr(node.func, self.span)
+        if where.record:
+            self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
+                CallSite(
+                    callee=callee,
+                    span=self.span(node),
+                    awaited=awaited,
+                    enclosing=where.enclosing,
+                    in_comprehension=where.in_comprehension,
+                    arg_count=len(node.args) + len(node.keywords),
+                    in_lambda=where.in_lambda,
+                    sink=None if awaited else sink,
+                    arg_names=_argument_names(node),
+                )
+            )
+        self._visit(node.func, where)
+        inside = where.nested(enclosing=(callee, *where.enclosing))
+        # ``tasks.append(call)`` stores ``call`` into ``tasks``.
+        collector = _collector(callee)
+        for arg in node.args:
+            self._visit(arg, inside, sink=collector)
+        for keyword in node.keywords:
+            self._visit(keyword.value, inside)
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Where an expression is: which calls' arguments, inside a comprehension or lambda."""
+
+    record: bool = True
+    enclosing: tuple[Expr, ...] = ()
+    in_comprehension: bool = False
+    in_lambda: bool = False
+
+    def nested(self, **changes: object) -> "_Where":
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+_COLLECTING_METHODS = frozenset({"append", "extend", "add", "insert"})
+
+
+def _collector(callee: Expr) -> str | None:
+    """``tasks`` for ``tasks.append``/``extend``/``add``/``insert``, else None."""
+    if isinstance(callee, Ref) and callee.dotted.count(".") == 1:
+        owner, method = callee.dotted.split(".")
+        if method in _COLLECTING_METHODS:
+            return owner
+    return None
+
+
+def _argument_names(node: ast.Call) -> tuple[str, ...]:
+    values = [arg.value if isinstance(arg, ast.Starred) else arg for arg in node.args]
+    values.extend(keyword.value for keyword in node.keywords)
+    return tuple(value.id for value in values if isinstance(value, ast.Name))
 
 
 # --- pure conversions ----------------------------------------------------------------
@@ -487,6 +534,10 @@ def to_expr(node: ast.AST, span_of=_no_span) -> Expr:  # noqa: ANN001 - a callab
     if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
         return Const(node.operand.value)
     return Display("other")
+
+
+def _stored_name(target: ast.AST) -> str | None:
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _names_type_alias(annotation: Expr) -> bool:

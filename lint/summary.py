@@ -98,7 +98,7 @@ class Binding:
     its own ``fn`` to the binding before it.
     """
 
-    kind: str
+    kind: str  # also "param", and "with" (``with value as name``: value is the context expression)
     order: int
     line: int
     target: str = ""  # def/class: qualname; import: the absolute module name
@@ -125,7 +125,11 @@ class CallSite:
     ``enclosing`` lists the callees of the calls whose arguments contain this
     call, innermost first (``asyncio.gather(tick(a))`` gives ``tick`` the
     enclosing ``(Ref("asyncio.gather"),)``); ``in_comprehension`` marks a call
-    inside a comprehension or generator expression.
+    inside a comprehension or generator expression, ``in_lambda`` one inside a
+    lambda (which may run elsewhere, later). ``sink`` is the local name the
+    call's (un-awaited) value is stored into: ``n = call``, ``n = [call for
+    ...]``, ``n.append(call)``; ``arg_names`` are the plain names passed as
+    arguments (``gather(*tasks)`` gives ``("tasks",)``).
     """
 
     callee: Expr
@@ -134,6 +138,9 @@ class CallSite:
     enclosing: tuple[Expr, ...] = ()
     in_comprehension: bool = False
     arg_count: int = 0
+    in_lambda: bool = False
+    sink: str | None = None
+    arg_names: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
