@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from expectations import EXPECT, FIXTURES, expected_for, fixture_entries
+from expectations import EXPECT, FIXTURES, expected_for, fixture_entries, parse_header
 
 from steplint.config import Settings
 from steplint.engine import lint_paths
@@ -72,7 +72,9 @@ def test_rule_examples(tmp_path, rule, code, invalid):
         match = EXPECT.search(line)
         if match:
             expected |= {(number, c.strip()) for c in match.group("codes").split(",")}
-    result = lint_paths([str(source)], Settings(project_root=tmp_path, select=(rule.code,)))
+    # An example may declare a target version (``# fixture: target-version=1.19``), as fixtures do.
+    header = parse_header(source.read_text())
+    result = lint_paths([str(source)], Settings(project_root=tmp_path, **{**header, "select": (rule.code,)}))
     reported = {(d.line, d.code) for d in result.diagnostics}
     assert reported == expected
     assert bool(expected) == invalid

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from steplint.diagnostics import Diagnostic
+from steplint.model import Analysis
+from steplint.rules.base import Rule
+from steplint.summary import ModuleSummary
+
+
+class MutableDefaultStep(Rule):
+    """
+    ## What it does
+    Finds a parameter default of a step without `replay_key=` that MAF
+    (1.20+) does not count as durable: a list, dict or set display, a
+    comprehension, a lambda, a tuple holding one of those, a call known to
+    build a mutable or opaque object (`list()`, `dict()`, an instance of a
+    class, `datetime.now()`, `Path(...)`, `uuid4()`), an Enum member, or a
+    name bound to one of those. Reported at the default value.
+
+    Calls known to return immutable values (`frozenset(...)`, `tuple(...)`,
+    `str(...)`, `int(...)`) and calls the linter cannot judge
+    (`os.getenv(...)`, your own functions) stay silent. Silent on 1.19 and
+    older, where every step is keyed by call order anyway.
+
+    ## Why is this bad?
+    MAF hashes a step's defaults into its wrapper identity and counts them as
+    durable only when each is None, bool, int, float, complex, str, bytes or
+    a tuple or frozenset of those. Otherwise, without a `replay_key`, the
+    step's calls fall back to the call-order key, a call from a concurrent
+    task raises `ValueError`, and the run's first checkpoint raises
+    `ValueError` ("Cannot checkpoint @step calls without a durable replay
+    identity").
+
+    ## Example
+    ```python
+    @step
+    async def tag(label: str, tags: list[str] = []) -> list[str]: ...
+    ```
+
+    ## Use instead
+    An immutable default (`None`, a tuple or frozenset), or a `replay_key`:
+    ```python
+    @step
+    async def tag(label: str, tags: tuple[str, ...] = ()) -> list[str]: ...
+    ```
+    """
+
+    code = "STP013"
+    name = "mutable-default-step"
+    summary = "a step parameter's default is mutable or opaque (not durable identity)"
+    INVALID = (
+        """
+from agent_framework import step
+
+@step
+async def tag(label: str, tags: list[str] = []) -> str:  # expect: STP013
+    return label
+""",
+    )
+    VALID = (
+        """
+from agent_framework import step
+
+@step
+async def tag(label: str, tags: tuple[str, ...] = (), limit: int | None = None) -> str:
+    return label
+""",
+    )
+
+    def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        if not analysis.fingerprints:
+            return
+        for step in analysis.steps_in(module):
+            if step.has_replay_key:
+                continue
+            for param, state in analysis.mutable_defaults(step):
+                yield analysis.diagnostic(
+                    step.module,
+                    param.default_span or param.span,
+                    MutableDefaultStep,
+                    f"the default of parameter '{param.name}' of step '{step.display}' is {state.what}, which MAF "
+                    "does not count as durable: its calls fall back to the call-order key and the first checkpoint "
+                    "raises ValueError; use an immutable default (None, a tuple) or add replay_key=...",
+                )

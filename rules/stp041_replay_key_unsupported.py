@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from steplint.diagnostics import Diagnostic
+from steplint.model import Analysis
+from steplint.rules.base import Rule
+from steplint.summary import ModuleSummary
+from steplint.versions import FINGERPRINT_VERSION, format_version
+
+
+class ReplayKeyUnsupported(Rule):
+    """
+    ## What it does
+    Finds `replay_key=` passed to `step` (`@step(replay_key=...)`,
+    `step(replay_key=...)(fn)`, `StepWrapper(fn, replay_key=...)`) while the
+    target version is 1.19 or older. Any value counts, `None` too. Reported
+    at the `replay_key=` argument. Silent on 1.20 and newer.
+
+    ## Why is this bad?
+    `replay_key` arrived in 1.20. On 1.18 and 1.19, `step()` and
+    `StepWrapper()` take only `name=`, so the keyword raises `TypeError`
+    when the module is imported, and nothing in it runs.
+
+    ## Example
+    ```python
+    # target-version = "1.19"
+    @step(replay_key=lambda job: job.id)
+    async def tick(job: Job) -> str: ...
+    ```
+
+    ## Use instead
+    Require `agent-framework-core>=1.20` (and set `target-version`
+    accordingly), or drop the keyword on 1.19, where every step is keyed by
+    call order anyway:
+    ```python
+    @step
+    async def tick(job: Job) -> str: ...
+    ```
+    """
+
+    code = "STP041"
+    name = "replay-key-unsupported"
+    summary = "replay_key= is passed to step on a version without it (1.19 and older)"
+    INVALID = (
+        """
+# fixture: target-version=1.19
+from agent_framework import step
+
+@step(replay_key=lambda job: job)  # expect: STP041
+async def tick(job: str) -> str:
+    return job
+""",
+    )
+    VALID = (
+        """
+from agent_framework import step
+
+@step(replay_key=lambda job: job)
+async def tick(job: str) -> str:
+    return job
+""",
+    )
+
+    def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        if analysis.fingerprints:
+            return
+        version = format_version(analysis.target_version)
+        for step in analysis.steps_in(module):
+            argument = step.replay_key_argument
+            if argument is None:
+                continue
+            yield analysis.diagnostic(
+                module,
+                argument,
+                ReplayKeyUnsupported,
+                f"replay_key= is passed to step '{step.display}', but agent-framework-core {version} has no "
+                f"replay_key (it arrived in {format_version(FINGERPRINT_VERSION)}): step() raises TypeError at "
+                "import; remove it, or require agent-framework-core>=1.20",
+            )

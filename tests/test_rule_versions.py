@@ -1,0 +1,47 @@
+"""Rules that depend on the target version, run on one fixture under two versions."""
+
+from __future__ import annotations
+
+import pytest
+from expectations import FIXTURES, reported_for, settings_for
+
+OLD = (1, 19, 0)
+NEW = (1, 23, 0)
+
+
+def codes(entry, version, **settings) -> set[str]:
+    return {code for _, _, code in reported_for(entry, settings_for(entry, target_version=version, **settings))}
+
+
+def test_replay_key_is_reported_on_1_19_only():
+    entry = FIXTURES / "stp041_replay_key_unsupported.py"
+    assert "STP041" in codes(entry, OLD)
+    assert "STP041" not in codes(entry, NEW)
+
+
+def test_replay_identity_rules_wake_up_on_1_20():
+    """The 1.19 fixture's opaque argument, mutable default, closure and gather are findings on 1.23."""
+    entry = FIXTURES / "stp041_replay_key_unsupported.py"
+    assert not {"STP010", "STP012", "STP013", "STP020"} & codes(entry, OLD)
+    assert {"STP010", "STP012", "STP013", "STP020"} <= codes(entry, NEW)
+
+
+@pytest.mark.parametrize(
+    "fixture, code",
+    [
+        ("stp011_unknown_fingerprint.py", "STP011"),
+        ("stp012_closure_state.py", "STP012"),
+        ("stp013_mutable_defaults.py", "STP013"),
+        ("stp020_concurrency", "STP020"),
+    ],
+)
+def test_replay_identity_rules_are_silent_before_1_20(fixture, code):
+    entry = FIXTURES / fixture
+    assert code in codes(entry, NEW)
+    assert code not in codes(entry, OLD)
+
+
+@pytest.mark.parametrize("fixture, code", [("stp042_step_on_method.py", "STP042"), ("stp030_nondeterminism", "STP030")])
+def test_method_and_nondeterminism_rules_hold_on_every_version(fixture, code):
+    entry = FIXTURES / fixture
+    assert code in codes(entry, OLD) and code in codes(entry, NEW)
