@@ -6,7 +6,7 @@ from steplint.diagnostics import Diagnostic
 from steplint.model import Analysis, Decorated
 from steplint.plain_walk import PlainWalk, display
 from steplint.rules.base import Rule
-from steplint.summary import CallSite, FunctionSummary, ModuleSummary
+from steplint.summary import CallSite, Expr, FunctionSummary, ModuleSummary
 
 # What runs a coroutine in another task, by full name (``X()`` is a value X makes).
 _SPAWNERS = frozenset({
@@ -30,23 +30,32 @@ def spawner(name: str | None) -> str | None:
 class ConcurrentUnkeyedStep(Rule):
     """
     ## What it does
-    Finds a step without a replay identity called concurrently: its call (not
-    awaited) is an argument of `asyncio.gather`, `asyncio.create_task`,
+    Finds, in a workflow or step body (nested functions included), a call
+    of a step without a replay identity that runs in another task: the call
+    (not awaited) is an argument of `asyncio.gather`, `asyncio.create_task`,
     `asyncio.ensure_future`, `asyncio.shield`, `asyncio.as_completed`,
-    `TaskGroup.create_task` (a group bound by `async with
-    asyncio.TaskGroup() as tg`, `tg = asyncio.TaskGroup()` or a parameter
-    annotated `asyncio.TaskGroup`) or `loop.create_task`, under any import
-    alias; or it sits in a comprehension or generator fed to one
+    `TaskGroup.create_task` or `loop.create_task`, under any import alias;
+    or it is an item of a comprehension or generator that is one
     (`gather(*[fetch(x) for x in xs])`); or it is stored in a local that is
     then passed to one (`tasks.append(fetch(x))` ... `gather(*tasks)`). A
-    plain helper of the analyzed code fed to one of them, which calls such a
-    step, is reported too, with the chain. Reported at the call.
+    task group is known by its value, never by its name: `async with
+    asyncio.TaskGroup() as tg`, `tg = asyncio.TaskGroup()`, or a parameter
+    annotated `asyncio.TaskGroup`; a loop by `asyncio.get_running_loop()`.
+    Reported at the call, also when it goes through plain helpers of the
+    analyzed code, with the chain: a helper run in another task that calls
+    such a step (`gather(*[process(x) ...])`), or a helper that runs such a
+    step in another task itself.
 
     "Without a replay identity" is MAF's own test (1.20+): no `replay_key`,
     and an argument that cannot be fingerprinted (STP010's test), a closure
     (STP012), a non-durable default (STP013), or made during a run.
-    Silent on 1.19 and older, which have no replay identity to check, and
-    for `asyncio.wait_for` (it runs the coroutine in the same task on 3.12).
+
+    Silent: on 1.19 and older, which have no replay identity to check; in
+    plain functions no workflow or step body calls (tests and scripts call
+    steps outside workflows, where they are plain coroutines);
+    `asyncio.wait_for` (it runs the coroutine in the same task from Python
+    3.12); coroutines not written as calls (`gather(*map(fetch, xs))`); a
+    step returned by a factory (return values are not followed).
 
     ## Why is this bad?
     MAF (1.20+) refuses to key a step call by call order in a task other
@@ -111,61 +120,85 @@ async def pipeline(labels: list[str]) -> list[str]:
         if not analysis.fingerprints:
             return
         walk = analysis.service(PlainWalk)
-        for function in module.functions:
-            stored = self._spawned_names(analysis, module, function)
-            for call in function.calls:
-                how = self._spawned_by(analysis, module, function, call, stored)
-                if how is None:
-                    continue
-                target = analysis.call_target(module, function, call)
+        spawns = analysis.service(Spawns)
+        for item in analysis.decorated_in(module):
+            for owner, call in analysis.calls_in(item):
+                how = spawns.spawned_by(item.module, owner, call)
+                target = analysis.call_target(item.module, owner, call)
                 step = analysis.step_of(target)
-                if step is not None:
+                if how is not None and step is not None:
                     reason = analysis.call_order_reason(step)
                     if reason is not None:
-                        yield self._report(analysis, module, call, step, how, reason, f"step '{step.display}'")
-                elif walk.plain_function(target):
-                    for reached in walk.reached(target):  # type: ignore[arg-type]
-                        inner = analysis.step_of(analysis.call_target(reached.module, reached.owner, reached.call))
-                        reason = analysis.call_order_reason(inner) if inner is not None else None
-                        if inner is not None and reason is not None:
-                            path = " -> ".join([*(display(t) for t in reached.chain), inner.display])
-                            what = f"'{path.split(' -> ')[0]}', which calls step '{inner.display}' ({path}),"
-                            yield self._report(analysis, module, call, inner, how, reason, what)
-                            break
+                        subject = f"step '{step.display}' runs in another task ({how})"
+                        yield _report(analysis, item.module, call, step, reason, subject)
+                    continue
+                if not walk.plain_function(target):
+                    continue
+                for reached in walk.reached(target):  # type: ignore[arg-type]
+                    inner = analysis.step_of(analysis.call_target(reached.module, reached.owner, reached.call))
+                    reason = analysis.call_order_reason(inner) if inner is not None else None
+                    if inner is None or reason is None:
+                        continue
+                    path = " -> ".join([*(display(t) for t in reached.chain), inner.display])
+                    helper = display(reached.chain[0])
+                    if how is not None:
+                        subject = f"'{helper}' runs in another task ({how}) and calls step '{inner.display}' ({path})"
+                    else:
+                        inner_how = spawns.spawned_by(reached.module, reached.owner, reached.call)
+                        if inner_how is None:
+                            continue
+                        subject = f"'{helper}' runs step '{inner.display}' in another task ({inner_how}; {path})"
+                    yield _report(analysis, item.module, call, inner, reason, subject)
+                    break
 
-    @staticmethod
-    def _spawned_names(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> dict[str, str]:
-        """Locals passed to a spawner in this function (``gather(*tasks)``), with the spawner."""
-        names: dict[str, str] = {}
-        for call in function.calls:
-            how = spawner(analysis.call_name(module, function, call.callee))
-            if how is not None:
-                for name in call.arg_names:
-                    names.setdefault(name, how)
-        return names
 
-    @staticmethod
-    def _spawned_by(
-        analysis: Analysis, module: ModuleSummary, function: FunctionSummary, call: CallSite, stored: dict[str, str]
-    ) -> str | None:
-        """The spawner that runs this call's coroutine in another task, if one does."""
+class Spawns:
+    """Which calls run their coroutine in another task, per function (memoized, shared by the walk)."""
+
+    def __init__(self, analysis: Analysis):
+        self.analysis = analysis
+        self._stored: dict[tuple[str, str], dict[str, str]] = {}
+
+    def spawned_by(self, module: ModuleSummary, owner: FunctionSummary, call: CallSite) -> str | None:
+        """The spawner that runs this call's coroutine in another task, if one does.
+
+        An awaited call runs here; an argument of a spawner (or an item of a
+        comprehension that is one) runs there, and so does a call stored into a
+        local that the function passes to a spawner (``tasks.append(c)``, ``gather(*tasks)``).
+        """
         if call.awaited:
             return None
         if call.enclosing:
-            how = spawner(analysis.call_name(module, function, call.enclosing[0]))
+            how = self._spawner(module, owner, call.enclosing[0])
             if how is not None:
                 return how
-        return stored.get(call.sink) if call.sink is not None else None
+        return self._stored_names(module, owner).get(call.sink) if call.sink is not None else None
 
-    @staticmethod
-    def _report(
-        analysis: Analysis, module: ModuleSummary, call: CallSite, step: Decorated, how: str, reason: str, what: str
-    ) -> Diagnostic:
-        return analysis.diagnostic(
-            module,
-            call.span,
-            ConcurrentUnkeyedStep,
-            f"{what} runs concurrently through {how.replace('()', '')}, but MAF cannot derive its replay identity "
-            f"({reason}): inside a workflow the call raises ValueError; add replay_key=... to '{step.display}' "
-            "or pass fingerprintable arguments",
-        )
+    def _spawner(self, module: ModuleSummary, owner: FunctionSummary, callee: Expr) -> str | None:
+        name = spawner(self.analysis.call_name(module, owner, callee))
+        return name.replace("()", "") if name is not None else None
+
+    def _stored_names(self, module: ModuleSummary, owner: FunctionSummary) -> dict[str, str]:
+        """Locals this function passes to a spawner (``gather(*tasks)``), with the spawner."""
+        key = (module.path, owner.qualname)
+        names = self._stored.get(key)
+        if names is None:
+            names = self._stored[key] = {}
+            for call in owner.calls:
+                how = self._spawner(module, owner, call.callee)
+                if how is not None:
+                    for name in call.arg_names:
+                        names.setdefault(name, how)
+        return names
+
+
+def _report(
+    analysis: Analysis, module: ModuleSummary, call: CallSite, step: Decorated, reason: str, subject: str
+) -> Diagnostic:
+    return analysis.diagnostic(
+        module,
+        call.span,
+        ConcurrentUnkeyedStep,
+        f"{subject}, but MAF cannot derive a replay identity for '{step.display}' ({reason}): inside a workflow "
+        f"the call raises ValueError; add replay_key=... to '{step.display}' or pass fingerprintable arguments",
+    )
