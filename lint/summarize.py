@@ -9,7 +9,9 @@ inside which enclosing calls' arguments, inside a comprehension.
 from __future__ import annotations
 
 import ast
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Iterator
 
 from steplint.parse import ParsedSource
 from steplint.summary import (
@@ -378,21 +380,26 @@ class _Builder:
             return
         if isinstance(node, _COMPREHENSIONS):
             inside = where.nested(in_comprehension=True)
-            for generator in node.generators:
-                self._visit(generator.iter, inside)
-                for condition in generator.ifs:
-                    self._visit(condition, inside)
-            if isinstance(node, ast.DictComp):
-                self._visit(node.key, inside)
-                self._visit(node.value, inside)
-            else:
-                self._visit(node.elt, inside, sink=sink)
+            targets = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            with self._own_scope(targets):
+                for generator in node.generators:
+                    self._visit(generator.iter, inside)
+                    for condition in generator.ifs:
+                        self._visit(condition, inside)
+                if isinstance(node, ast.DictComp):
+                    self._visit(node.key, inside)
+                    self._visit(node.value, inside)
+                else:
+                    self._visit(node.elt, inside, sink=sink)
             return
         if isinstance(node, ast.Lambda):
             inside = where.nested(in_lambda=True)
             for default in [*node.args.defaults, *[d for d in node.args.kw_defaults if d is not None]]:
                 self._visit(default, where)
-            self._visit(node.body, inside)
+            arguments = node.args
+            names = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+            with self._own_scope({arg.arg for arg in names if arg is not None}):
+                self._visit(node.body, inside)
             return
         if isinstance(node, ast.NamedExpr):
             self._visit(node.target, where)
@@ -403,6 +410,19 @@ class _Builder:
         for child in ast.iter_child_nodes(node):
             flows = passes_sink and not (isinstance(node, ast.IfExp) and child is node.test)
             self._visit(child, where, sink=sink if flows else None)
+
+    @contextmanager
+    def _own_scope(self, bound: set[str]) -> Iterator[None]:
+        """A comprehension's or lambda's own names are not read from the enclosing function.
+
+        (A comprehension's first iterable is, but a name it shares with a target is rare.)
+        """
+        self.loaded.append(set())
+        try:
+            yield
+        finally:
+            loaded = self.loaded.pop()
+            self.loaded[-1].update(loaded - bound)
 
     def _call(self, node: ast.Call, where: "_Where", awaited: bool, sink: str | None) -> None:
         callee = to_expr(node.func, self.span)

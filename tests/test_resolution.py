@@ -153,3 +153,18 @@ def test_immutability_judge_rejects_what_maf_does_not_count_as_durable(name, imm
     param = next(p for p in function(summary, "f").params if p.name == name)
     verdict = ImmutabilityJudge(analysis.index).judge(summary, None, param.annotation)
     assert (verdict.status == "ok") is immutable, verdict
+
+
+def test_comprehension_and_lambda_names_are_not_read_from_the_enclosing_function():
+    summary = summarize(
+        """
+        def outer(item, key, value, extra):
+            def inner(items, table):
+                firsts = [item for item in items]
+                pairs = {key: value for key, value in table.items()}
+                pick = lambda extra: extra + 1
+                return firsts, pairs, pick, value
+            return inner
+        """
+    )
+    assert function(summary, "inner").loaded_names == {"items", "table", "firsts", "pairs", "pick", "value"}
