@@ -95,7 +95,20 @@ KNOWN_EXTERNAL_BAD = {
 KNOWN_EXTERNAL_OK = {
     "collections.OrderedDict": "mapping", "collections.defaultdict": "mapping", "collections.ChainMap": "mapping",
     "collections.Counter": "mapping", "types.MappingProxyType": "mapping", "collections.UserDict": "mapping",
+    "frozendict.frozendict": "mapping", "immutabledict.immutabledict": "mapping", "multidict.MultiDict": "mapping",
+    "multidict.CIMultiDict": "mapping", "multidict.MultiDictProxy": "mapping", "multidict.CIMultiDictProxy": "mapping",
 }
+# Outside names that are exact builtin scalars at run time (pydantic's ``Annotated`` aliases of them).
+KNOWN_EXTERNAL_SCALARS = frozenset(
+    f"pydantic.{name}"
+    for name in (
+        "StrictStr", "StrictInt", "StrictFloat", "StrictBool", "StrictBytes", "PositiveInt", "NegativeInt",
+        "NonNegativeInt", "NonPositiveInt", "PositiveFloat", "NegativeFloat", "NonNegativeFloat", "NonPositiveFloat",
+        "FiniteFloat", "EmailStr",
+    )
+)
+# Abstract collections that a fingerprintable value (a frozenset, a tuple) can satisfy, or not.
+_ABSTRACT_OPEN = {"collections.abc.Set": "an abstract set", "typing.AbstractSet": "an abstract set"}
 _DATACLASS_DECORATORS = {
     "dataclasses.dataclass": "a dataclass", "pydantic.dataclasses.dataclass": "a pydantic dataclass",
     "attr.s": "an attrs class", "attr.attrs": "an attrs class", "attr.define": "an attrs class",
@@ -165,6 +178,10 @@ class FingerprintJudge:
             return Verdict(UNKNOWN, f"resolves to a {target.kind}, not a type")
         if "()" in target.name:
             return Verdict(UNKNOWN, f"is {target.name}, a value, not a type")
+        if target.name in _ABSTRACT_OPEN:
+            return Verdict(UNKNOWN, f"is {_ABSTRACT_OPEN[target.name]}")
+        if target.name in KNOWN_EXTERNAL_SCALARS:
+            return FINGERPRINTABLE
         name = typing_name(target)
         if name is not None:
             if name in _PLAIN_OK:
