@@ -17,8 +17,10 @@ class UnfingerprintableParam(Rule):
     `Decimal`, `UUID`, `Path`, `dict` with non-`str` keys, callables,
     iterators, classes from outside the analyzed code that are not a
     `Mapping`, and containers of any of these. The run-context parameter
-    (annotated `RunContext` or named `ctx`) is exempt. Reported only when the
-    target version has fingerprints (1.20 and newer).
+    (annotated `RunContext` or named `ctx`) is exempt. The `cls` of a
+    `@classmethod` written above `@step` is reported: MAF receives the class
+    object as an argument. Reported only when the target version has
+    fingerprints (1.20 and newer).
 
     ## Why is this bad?
     MAF (1.20+) keys a step call by a hash of its arguments when every
