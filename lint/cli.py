@@ -115,6 +115,7 @@ def _check(paths: list[str], options: dict) -> int:
             if options.get("extend_exclude")
             else None,
             target_version=parse_version(target) if target else None,
+            target_version_source="from --target-version" if target else None,
         )
         if paths == ["-"]:
             data = sys.stdin.buffer.read()
@@ -132,6 +133,7 @@ def _check(paths: list[str], options: dict) -> int:
 
     diagnostics = result.diagnostics
     if options.get("verbose"):
+        click.echo(f"steplint: target agent-framework-core {_target(settings)}", err=True)
         click.echo(f"steplint: {result.files} file(s) checked, {len(diagnostics)} finding(s)", err=True)
     text = statistics(diagnostics) if options.get("statistics") else FORMATTERS[options["output_format"]](diagnostics)
     output_file = options.get("output_file")
@@ -146,6 +148,12 @@ def _check(paths: list[str], options: dict) -> int:
     if diagnostics and not options.get("exit_zero"):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _target(settings) -> str:
+    from steplint.versions import NEWEST, format_version
+
+    return f"{format_version(settings.target_version or NEWEST)} ({settings.target_version_source or 'the newest'})"
 
 
 @cli.command("rules")

@@ -1,11 +1,14 @@
 """Settings from ``[tool.steplint]`` in the nearest pyproject.toml, and from the CLI.
 
 The file is parsed with tomllib only. Unknown keys and bad values are errors
-that name the key; the CLI turns them into exit code 2.
+that name the key; the CLI turns them into exit code 2. Without a
+``target-version``, the project's own declaration of agent-framework-core
+decides (``steplint.project_version``); ``target_version_source`` says why.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -32,7 +35,8 @@ class Settings:
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     extend_exclude: tuple[str, ...] = ()
-    target_version: Version | None = None
+    target_version: Version | None = None  # None: the newest steplint knows
+    target_version_source: str = ""  # where target_version came from, for -v
     config_file: Path | None = None
     project_root: Path = field(default_factory=Path.cwd)
 
@@ -71,19 +75,34 @@ def read_toml(path: Path) -> dict:
 
 
 def load_settings(config_file: Path | None, start: Path, isolated: bool = False) -> Settings:
+    """The settings for linting ``start``; ``isolated`` reads no file at all (the newest target version)."""
     if isolated:
-        return Settings(project_root=Path(os.path.abspath(start if start.is_dir() else start.parent)))
+        return Settings(
+            project_root=Path(os.path.abspath(start if start.is_dir() else start.parent)),
+            target_version_source="the newest: --isolated reads no project file",
+        )
     nearest_any: Path | None = None
     if config_file is None:
         config_file, nearest_any = find_pyproject(Path(os.path.abspath(start)))
     if config_file is None:
         root = nearest_any.parent if nearest_any else Path(os.path.abspath(start if start.is_dir() else start.parent))
-        return Settings(project_root=root)
+        return with_detected_target(Settings(project_root=root), start)
     data = read_toml(config_file)
     table = data.get("tool", {}).get("steplint", {}) if config_file.name == "pyproject.toml" else data.get(
         "tool", {}
     ).get("steplint", data)
-    return settings_from_table(table, config_file)
+    return with_detected_target(settings_from_table(table, config_file), start)
+
+
+def with_detected_target(settings: Settings, start: Path) -> Settings:
+    """``settings`` with the target version the project declares, unless the configuration sets one."""
+    if settings.target_version is not None:
+        return settings
+    from steplint.project_version import detect, target_source
+
+    declaration = detect(Path(os.path.abspath(start)))
+    version = declaration.version if declaration is not None else None
+    return replace(settings, target_version=version, target_version_source=target_source(declaration))
 
 
 def settings_from_table(table: dict, config_file: Path) -> Settings:
@@ -91,7 +110,9 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
         raise ConfigError(f"{config_file}: [tool.steplint] must be a table")
     unknown = sorted(set(table) - _KNOWN_KEYS)
     if unknown:
-        raise ConfigError(f"{config_file}: unknown key '{unknown[0]}' in [tool.steplint]")
+        close = difflib.get_close_matches(unknown[0], sorted(_KNOWN_KEYS), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else f" (known keys: {', '.join(sorted(_KNOWN_KEYS))})"
+        raise ConfigError(f"{config_file}: unknown key '{unknown[0]}' in [tool.steplint]{hint}")
     values: dict[str, object] = {}
     for key in _LIST_KEYS & set(table):
         values[key.replace("-", "_")] = _string_list(table[key], key, config_file)
@@ -104,8 +125,11 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
         }
     if "target-version" in table:
         raw_version = table["target-version"]
+        if not isinstance(raw_version, str):  # 1.20 as a TOML number is the float 1.2
+            raise ConfigError(f"{config_file}: 'target-version' must be a quoted version such as \"1.21\", not {raw_version!r}")
         try:
             values["target_version"] = parse_version(str(raw_version))
+            values["target_version_source"] = f"from {config_file} [tool.steplint] target-version"
         except ValueError:
             raise ConfigError(f"{config_file}: 'target-version' must be a version such as \"1.21\", not {raw_version!r}") from None
     return Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]

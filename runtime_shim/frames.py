@@ -46,10 +46,3 @@ class StepFrame:
 
 current_step_frame: ContextVar[StepFrame | None] = ContextVar("steplint_current_step_frame", default=None)
 
-
-def enclosing_frame(run_context: Any) -> StepFrame | None:
-    """Return the frame of the step call that encloses the current code in *run_context*'s run."""
-    frame = current_step_frame.get()
-    if frame is None or frame.run_context is not run_context:
-        return None
-    return frame

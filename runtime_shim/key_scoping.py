@@ -26,7 +26,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from steplint.runtime_shim.errors import UnsupportedFrameworkError
-from steplint.runtime_shim.frames import enclosing_frame
+from steplint.runtime_shim.frames import current_step_frame
 from steplint.runtime_shim.framework import COUNTER, Framework
 
 Allocator = Callable[..., Any]
@@ -63,8 +63,8 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
 
     @functools.wraps(original)
     def allocate(self: Any, *arguments: Any) -> Any:
-        frame = enclosing_frame(self)
-        if frame is None:
+        frame = current_step_frame.get()  # the call allocating this key (set by step_calls)
+        if frame is None or frame.run_context is not self:
             return original(self, *arguments)
         parent = frame.parent
         if parent is not None and scoper is not None:

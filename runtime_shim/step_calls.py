@@ -13,7 +13,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from steplint.runtime_shim.errors import NestedStepError
-from steplint.runtime_shim.frames import StepFrame, current_step_frame, enclosing_frame
+from steplint.runtime_shim.frames import StepFrame, current_step_frame
 
 StepCall = Callable[..., Any]
 
@@ -32,7 +32,10 @@ def shimmed_step_call(original: StepCall, active_run_ctx: ContextVar[Any], *, re
         run_context = active_run_ctx.get()
         if run_context is None:
             return await original(self, *args, **kwargs)
-        parent = enclosing_frame(run_context)
+        # A frame from another run (a workflow started inside a step body) is not a parent.
+        parent = current_step_frame.get()
+        if parent is not None and parent.run_context is not run_context:
+            parent = None
         if refuse_nesting:
             # A task spawned by a step body may outlive it; once that body has
             # returned, a step called from the task is no longer nested.

@@ -1,0 +1,97 @@
+"""Overhead of steplint's runtime shim on a workflow of many sequential trivial steps.
+
+    python bench/shim_overhead.py [--steps 2000] [--repeats 7] [--mode scoped|flat|both]
+                                  [--arg int|model] [--storage none|memory] [--check 1.05]
+
+Runs the same workflow with MAF alone and with the shim installed, alternating
+within one process, and prints the best time of each and their ratio (goal:
+<= 1.05). The best of several runs is the least disturbed by other load on
+the machine; times are CPU time of this process, for the same reason. --check makes the exit status 1 when a ratio exceeds the bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import sys
+import time
+from importlib import metadata
+
+import agent_framework as maf
+from pydantic import BaseModel
+
+from steplint import runtime_shim
+
+
+class Item(BaseModel):
+    index: int
+
+
+@maf.step
+async def trivial(item: object) -> object:
+    return item
+
+
+ARGUMENTS = {"int": lambda index: index, "model": lambda index: Item(index=index)}
+settings: dict[str, object] = {"steps": 2000, "arg": "int"}
+
+
+@maf.workflow(name="shim-overhead")
+async def many_steps(_: str) -> int:
+    make = ARGUMENTS[str(settings["arg"])]
+    for index in range(int(settings["steps"])):  # type: ignore[call-overload]
+        await trivial(make(index))
+    return int(settings["steps"])  # type: ignore[call-overload]
+
+
+def time_one_run(storage_kind: str) -> float:
+    storage = maf.InMemoryCheckpointStorage() if storage_kind == "memory" else None
+    workflow = many_steps.build(checkpoint_storage=storage)
+    gc.collect()
+    started = time.process_time()
+    asyncio.run(workflow.run("go"))
+    return time.process_time() - started
+
+
+def best_times(modes: list[str | None], repeats: int, storage_kind: str) -> dict[str | None, float]:
+    best: dict[str | None, float] = {mode: float("inf") for mode in modes}
+    time_one_run(storage_kind)  # warm-up: imports, caches, the experimental warning
+    for _ in range(repeats):
+        for mode in modes:  # alternate so drifting machine load hits every mode alike
+            runtime_shim.uninstall()
+            if mode is not None:
+                runtime_shim.install(mode=mode)
+            best[mode] = min(best[mode], time_one_run(storage_kind))
+    runtime_shim.uninstall()
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--mode", choices=["scoped", "flat", "both"], default="both")
+    parser.add_argument("--arg", choices=sorted(ARGUMENTS), default="int")
+    parser.add_argument("--storage", choices=["none", "memory"], default="none")
+    parser.add_argument("--check", type=float, default=None, help="fail if a ratio exceeds this")
+    options = parser.parse_args(argv)
+    settings.update(steps=options.steps, arg=options.arg)
+
+    shim_modes: list[str | None] = ["scoped", "flat"] if options.mode == "both" else [options.mode]
+    best = best_times([None, *shim_modes], options.repeats, options.storage)
+    print(
+        f"agent-framework-core {metadata.version('agent-framework-core')}, {options.steps} sequential steps, "
+        f"{options.arg} arguments, storage={options.storage}, best of {options.repeats}"
+    )
+    print(f"  MAF alone      {best[None] * 1000:9.1f} ms  ({best[None] / options.steps * 1e6:.1f} us/step)")
+    failed = False
+    for mode in shim_modes:
+        ratio = best[mode] / best[None]
+        failed |= options.check is not None and ratio > options.check
+        print(f"  shim {mode:<9} {best[mode] * 1000:9.1f} ms  ratio {ratio:.3f}x")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
