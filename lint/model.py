@@ -146,6 +146,12 @@ class Analysis:
     def fingerprints(self) -> bool:
         return self.target_version >= FINGERPRINT_VERSION
 
+    def auto_keyed_steps_in(self, module: ModuleSummary) -> list[Decorated]:
+        """Steps MAF keys by their automatic identity: on 1.20+, those without ``replay_key``."""
+        if not self.fingerprints:
+            return []
+        return [item for item in self.steps_in(module) if not item.has_replay_key]
+
     # --- discovery -------------------------------------------------------------
 
     def _find_decorated(self, module: ModuleSummary) -> None:

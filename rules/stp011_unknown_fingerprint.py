@@ -67,11 +67,7 @@ async def tick(job: dict[str, Any]) -> str:
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        if not analysis.fingerprints:
-            return
-        for step in analysis.steps_in(module):
-            if step.has_replay_key:
-                continue
+        for step in analysis.auto_keyed_steps_in(module):
             for found in analysis.param_verdicts(step):
                 if not found.verdict.open:
                     continue

@@ -88,10 +88,8 @@ def make_fetch(base_url: str):
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        if not analysis.fingerprints:
-            return
-        for step in analysis.steps_in(module):
-            if step.has_replay_key or step.body is None:
+        for step in analysis.auto_keyed_steps_in(module):
+            if step.body is None:
                 continue
             owner = analysis.made_during_run(step)
             if owner is not None:

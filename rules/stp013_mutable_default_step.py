@@ -69,11 +69,7 @@ async def tag(label: str, tags: tuple[str, ...] = (), limit: int | None = None) 
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        if not analysis.fingerprints:
-            return
-        for step in analysis.steps_in(module):
-            if step.has_replay_key:
-                continue
+        for step in analysis.auto_keyed_steps_in(module):
             for param, state in analysis.mutable_defaults(step):
                 yield analysis.diagnostic(
                     step.module,

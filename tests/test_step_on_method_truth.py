@@ -8,7 +8,6 @@ the linter reads the same source and must agree with it.
 from __future__ import annotations
 
 import importlib.util
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -32,8 +31,8 @@ TRUTH = _runtime_module()
 
 @pytest.mark.parametrize("form", sorted(TRUTH.FORMS))
 def test_stp042_fires_exactly_on_the_forms_that_fail(tmp_path, form):
-    source, outcome = TRUTH.FORMS[form]
-    code = "from agent_framework import step\n" + textwrap.dedent(source)
+    outcome = TRUTH.outcome_of(form)
+    code = "from agent_framework import step\n" + TRUTH.source_of(form)
     path = tmp_path / "holder.py"
     result = lint_source(code.encode(), str(path), Settings(project_root=tmp_path, select=("STP042",)))
     reported = [d for d in result.diagnostics if d.code == "STP042"]

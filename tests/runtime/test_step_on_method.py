@@ -16,7 +16,6 @@ become version-aware. Needs only agent-framework-core and pytest.
 from __future__ import annotations
 
 import asyncio
-import textwrap
 from importlib import metadata
 from typing import Any
 
@@ -29,89 +28,45 @@ WORKS = "works"
 CALL_RAISES = "every call through an instance raises TypeError"
 CLASS_RAISES = "TypeError when the class is created"
 
-# Each form defines ``Holder.run``, a step taking ``text`` (except the parameterless one).
-FORMS: dict[str, tuple[str, str]] = {
-    "instance-method": (
-        """
-        class Holder:
-            @step
-            async def run(self, text: str) -> str:
-                return "ran:" + text
-        """,
-        CALL_RAISES,
-    ),
-    "named-instance-method": (
-        """
-        class Holder:
-            @step(name="holder-run")
-            async def run(self, text: str) -> str:
-                return "ran:" + text
-        """,
-        CALL_RAISES,
-    ),
-    "step-above-classmethod": (
-        """
-        class Holder:
-            @step
-            @classmethod
-            async def run(cls, text: str) -> str:
-                return "ran:" + text
-        """,
-        CLASS_RAISES,
-    ),
-    "step-above-staticmethod": (
-        """
-        class Holder:
-            @step
-            @staticmethod
-            async def run(text: str) -> str:
-                return "ran:" + text
-        """,
-        CLASS_RAISES,
-    ),
-    "classmethod-above-step": (
-        """
-        class Holder:
-            @classmethod
-            @step
-            async def run(cls, text: str) -> str:
-                return "ran:" + text
-        """,
-        WORKS,
-    ),
-    "staticmethod-above-step": (
-        """
-        class Holder:
-            @staticmethod
-            @step
-            async def run(text: str) -> str:
-                return "ran:" + text
-        """,
-        WORKS,
-    ),
-    "no-positional-parameter": (
-        """
-        class Holder:
-            @step
-            async def run(*, text: str) -> str:
-                return "ran:" + text
-        """,
-        WORKS,
-    ),
+# Each form defines ``Holder.run``, a step taking ``text``: its decorators (top first), parameters, outcome.
+FORMS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "instance-method": (("@step",), "self, text: str", CALL_RAISES),
+    "named-instance-method": (('@step(name="holder-run")',), "self, text: str", CALL_RAISES),
+    "step-above-classmethod": (("@step", "@classmethod"), "cls, text: str", CLASS_RAISES),
+    "step-above-staticmethod": (("@step", "@staticmethod"), "text: str", CLASS_RAISES),
+    "classmethod-above-step": (("@classmethod", "@step"), "cls, text: str", WORKS),
+    "staticmethod-above-step": (("@staticmethod", "@step"), "text: str", WORKS),
+    "no-positional-parameter": (("@step",), "*, text: str", WORKS),
 }
+
+
+def source_of(form: str) -> str:
+    decorators, parameters, _ = FORMS[form]
+    lines = [
+        "class Holder:",
+        *(f"    {decorator}" for decorator in decorators),
+        f"    async def run({parameters}) -> str:",
+        '        return "ran:" + text',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def outcome_of(form: str) -> str:
+    return FORMS[form][2]
+
+
 # 1.18 and 1.19 fail in the function call, 1.20+ when binding the fingerprint arguments.
 MISSING_ARGUMENT = r"missing (1 required positional argument|a required argument)"
 
 
 def define(form: str) -> type:
-    source, _ = FORMS[form]
     namespace: dict[str, Any] = {"step": maf.step}
-    exec(textwrap.dedent(source), namespace)  # noqa: S102 - the forms above, nothing else
+    exec(source_of(form), namespace)  # noqa: S102 - the forms above, nothing else
     return namespace["Holder"]
 
 
 def forms(outcome: str) -> list[str]:
-    return [name for name, (_, expected) in FORMS.items() if expected == outcome]
+    return [form for form in FORMS if outcome_of(form) == outcome]
 
 
 def call_form(form: str, holder: Any) -> Any:
@@ -173,4 +128,4 @@ def test_working_forms_run_inside_a_workflow(form: str) -> None:
 
 
 def test_every_form_has_a_known_outcome() -> None:
-    assert {outcome for _, outcome in FORMS.values()} == {WORKS, CALL_RAISES, CLASS_RAISES}
+    assert {outcome_of(form) for form in FORMS} == {WORKS, CALL_RAISES, CLASS_RAISES}
