@@ -38,6 +38,10 @@ class UnknownFingerprint(Rule):
     @step
     async def tick(job: str) -> str: ...
     ```
+
+    ## References
+    - MAF's fingerprint, `_canonicalize_step_identity_value`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
+    - https://github.com/microsoft/agent-framework/issues/9383
     """
 
     code = "STP011"

@@ -56,6 +56,10 @@ class ClosureStateStep(Rule):
 
         return fetch
     ```
+
+    ## References
+    - MAF's wrapper identity, `_get_step_wrapper_identity`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
+    - https://github.com/microsoft/agent-framework/issues/9383
     """
 
     code = "STP012"

@@ -44,6 +44,10 @@ class MutableDefaultStep(Rule):
     @step
     async def tag(label: str, tags: tuple[str, ...] = ()) -> list[str]: ...
     ```
+
+    ## References
+    - MAF's wrapper identity, `_get_step_wrapper_defaults_state`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
+    - https://github.com/microsoft/agent-framework/issues/9383
     """
 
     code = "STP013"

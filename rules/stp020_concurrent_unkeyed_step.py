@@ -77,6 +77,10 @@ class ConcurrentUnkeyedStep(Rule):
     @step(replay_key=lambda job: job.label)
     async def fetch(job: Job) -> str: ...
     ```
+
+    ## References
+    - MAF's `StepWrapper.__call__` and `RunContext._is_concurrent_execution`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
+    - https://github.com/microsoft/agent-framework/issues/9383
     """
 
     code = "STP020"

@@ -79,6 +79,9 @@ class NondeterministicWorkflow(Rule):
         started = await now()
         return await process(job, started)
     ```
+
+    ## References
+    - MAF replays the workflow body on resume (`FunctionalWorkflow`): https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
     """
 
     code = "STP030"

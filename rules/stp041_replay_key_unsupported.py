@@ -37,6 +37,9 @@ class ReplayKeyUnsupported(Rule):
     @step
     async def tick(job: Job) -> str: ...
     ```
+
+    ## References
+    - `step` and `StepWrapper`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
     """
 
     code = "STP041"

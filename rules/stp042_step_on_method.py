@@ -75,6 +75,10 @@ class StepOnMethod(Rule):
 
             self.fetch = step(name="fetch", replay_key=lambda path: f"{base_url}|{path}")(fetch)
     ```
+
+    ## References
+    - `StepWrapper`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
+    - steplint's runtime check: `tests/runtime/test_step_on_method.py`
     """
 
     code = "STP042"
