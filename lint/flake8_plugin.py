@@ -25,10 +25,11 @@ class Plugin:
 
     def __init__(self, tree: ast.AST, lines: list[str], filename: str):
         # Asking for ``tree`` makes flake8 run this as an AST plugin; steplint parses the lines itself.
-        self.lines = lines
-        self.filename = filename
+        # The lint runs here, not in run(): flake8 turns an exception raised while it builds
+        # the plugin (a bad [tool.steplint]) into a one-line message, one from run() into a traceback.
+        self.findings = lint_buffer("".join(lines), filename, use_noqa=False)
 
     def run(self) -> Iterator[Finding]:
-        for d in lint_buffer("".join(self.lines), self.filename, use_noqa=False):
+        for d in self.findings:
             # flake8 takes 0-based columns and prints them 1-based, as steplint does.
             yield d.line, d.column - 1, f"{d.code} {d.message}", type(self)

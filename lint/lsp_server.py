@@ -119,6 +119,7 @@ class SteplintServer(LanguageServer):
         codec = self.workspace.position_codec
         lines = _LINE_BREAK.split(published.text)
         actions: list[types.CodeAction] = []
+        silenced: set[tuple[int, str]] = set()  # one "disable" per code and line, however many findings
         for lsp, finding in published.pairs:
             if not _touches(lsp.range, params.range):
                 continue
@@ -134,7 +135,8 @@ class SteplintServer(LanguageServer):
                     )
                 )
             noqa = noqa_edit(published.text, finding.line, finding.code)
-            if noqa is not None:
+            if noqa is not None and (finding.line, finding.code) not in silenced:
+                silenced.add((finding.line, finding.code))
                 actions.append(
                     types.CodeAction(
                         title=f"Disable {finding.code} for this line",
