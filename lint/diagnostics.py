@@ -42,5 +42,6 @@ class Diagnostic:
     chain: tuple[str, ...] | None = None
     fix: Fix | None = field(default=None, compare=False)
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.path, self.line, self.column, self.code)
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        # The message breaks ties, so that which of two steps sharing one body is named never varies.
+        return (self.path, self.line, self.column, self.code, self.message)
