@@ -15,6 +15,7 @@ from shim_support import ARG_KINDS, HAS_FINGERPRINTS, examples, run
 from shim_trees import (
     STEP_NAMES,
     Node,
+    Outcome,
     crash_and_resume,
     crash_points,
     expected_output,
@@ -60,17 +61,25 @@ def example_settings(default: int, **overrides: object) -> settings:
     )
 
 
+def scoped_crash_and_resume(
+    roots: tuple[Node, ...], kind: str, storage_kind: str, data: st.DataObject, resume_from: int | None = None
+) -> Outcome:
+    """Under scoped mode: crash at a drawn point, resume (from the latest or the given checkpoint)."""
+    runtime_shim.install(mode="scoped")
+    crash = data.draw(st.sampled_from(crash_points(roots)), label="crash")
+    with storage_of(storage_kind) as storage:
+        outcome = run(crash_and_resume(roots, kind, crash, storage, resume_from=resume_from))
+    assert outcome.error is None, outcome.error
+    assert outcome.output == expected_output(roots)
+    return outcome
+
+
 @example_settings(200)
 @given(roots=TREES, kind=KINDS, storage_kind=STORAGES, data=st.data())
 def test_resume_from_latest_checkpoint_matches_uninterrupted_run_and_runs_each_body_once(
     roots: tuple[Node, ...], kind: str, storage_kind: str, data: st.DataObject
 ) -> None:
-    runtime_shim.install(mode="scoped")
-    crash = data.draw(st.sampled_from(crash_points(roots)), label="crash")
-    with storage_of(storage_kind) as storage:
-        outcome = run(crash_and_resume(roots, kind, crash, storage))
-    assert outcome.error is None, outcome.error
-    assert outcome.output == expected_output(roots)
+    outcome = scoped_crash_and_resume(roots, kind, storage_kind, data)
     assert outcome.completed_exactly_once(roots), sorted(outcome.completions)
 
 
@@ -79,13 +88,8 @@ def test_resume_from_latest_checkpoint_matches_uninterrupted_run_and_runs_each_b
 def test_resume_from_a_random_earlier_checkpoint_still_gives_the_right_output(
     roots: tuple[Node, ...], kind: str, storage_kind: str, data: st.DataObject
 ) -> None:
-    runtime_shim.install(mode="scoped")
-    crash = data.draw(st.sampled_from(crash_points(roots)), label="crash")
     resume_from = data.draw(st.integers(min_value=0, max_value=10_000), label="checkpoint index")
-    with storage_of(storage_kind) as storage:
-        outcome = run(crash_and_resume(roots, kind, crash, storage, resume_from=resume_from))
-    assert outcome.error is None, outcome.error
-    assert outcome.output == expected_output(roots)
+    outcome = scoped_crash_and_resume(roots, kind, storage_kind, data, resume_from)
     # Calls after the chosen checkpoint may run again, but every call still completes.
     assert set(outcome.completions) == {path for path, _ in walk(roots)}
 
