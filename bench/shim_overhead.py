@@ -1,12 +1,13 @@
 """Overhead of steplint's runtime shim on a workflow of many sequential trivial steps.
 
     python bench/shim_overhead.py [--steps 2000] [--repeats 7] [--mode scoped|flat|both]
-                                  [--arg int|model] [--storage none|memory] [--check 1.05]
+        [--arg int|model] [--storage none|memory] [--check 1.05]
 
 Runs the same workflow with MAF alone and with the shim installed, alternating
 within one process, and prints the best time of each and their ratio (goal:
 <= 1.05). The best of several runs is the least disturbed by other load on
-the machine; times are CPU time of this process, for the same reason. --check makes the exit status 1 when a ratio exceeds the bound.
+the machine; times are CPU time of this process, for the same reason.
+--check makes the exit status 1 when a ratio exceeds the bound.
 """
 
 from __future__ import annotations

@@ -45,4 +45,3 @@ class StepFrame:
 
 
 current_step_frame: ContextVar[StepFrame | None] = ContextVar("steplint_current_step_frame", default=None)
-

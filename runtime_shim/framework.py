@@ -101,7 +101,8 @@ class Framework:
     run_context: type
     active_run_ctx: ContextVar[Any]
 
-    def original(self, owner: type, name: str) -> Any:
+    @staticmethod
+    def original(owner: type, name: str) -> Any:
         """Return the attribute *name* exactly as the class defines it."""
         return owner.__dict__[name]
 
@@ -126,7 +127,9 @@ def _scheme_mismatches(scheme: _Scheme, module: ModuleType, step_wrapper: type, 
     for method, required in (("__call__", scheme.call_references), ("__init__", scheme.init_references)):
         references = set(getattr(getattr(step_wrapper.__dict__.get(method), "__code__", None), "co_names", ()))
         problems.extend(f"StepWrapper.{method} using {name}" for name in required if name not in references)
-    problems.extend(f"module function {name}" for name in scheme.module_functions if not callable(getattr(module, name, None)))
+    problems.extend(
+        f"module function {name}" for name in scheme.module_functions if not callable(getattr(module, name, None))
+    )
     return problems
 
 
@@ -143,7 +146,8 @@ def detect_framework(version: str) -> Framework:
     step_wrapper = getattr(module, "StepWrapper", None)
     run_context = getattr(module, "RunContext", None)
     active_run_ctx = getattr(module, "_active_run_ctx", None)
-    if not isinstance(step_wrapper, type) or not isinstance(run_context, type) or not isinstance(active_run_ctx, ContextVar):
+    found_classes = isinstance(step_wrapper, type) and isinstance(run_context, type)
+    if not found_classes or not isinstance(active_run_ctx, ContextVar):
         raise UnsupportedFrameworkError(
             f"agent-framework-core {version}: {FUNCTIONAL_MODULE} lacks StepWrapper, RunContext or "
             f"the _active_run_ctx context variable, so steplint's runtime shim cannot patch it. "
@@ -166,7 +170,7 @@ def detect_framework(version: str) -> Framework:
     raise UnsupportedFrameworkError(
         f"agent-framework-core {version}: {FUNCTIONAL_MODULE} has a step cache-key shape that "
         f"steplint's runtime shim does not know, so it refuses to patch it (allow_untested does "
-        f"not override this). Mismatches: " + " | ".join(report) + ". Use a release from the "
-        f"tested range, or update the shim for this release.",
+        "not override this). Mismatches: " + " | ".join(report) + ". Use a release from the "
+        "tested range, or update the shim for this release.",
         framework_version=version,
     )

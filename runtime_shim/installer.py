@@ -65,7 +65,7 @@ def _apply_fingerprint_policy_to_release(framework: Framework, policy: Policy) -
     warnings.warn(
         release_without_fingerprints_message(framework.version, policy),
         UnfingerprintableArgumentsWarning,
-        stacklevel=4,
+        stacklevel=3,  # the caller of install()
     )
 
 

@@ -39,7 +39,8 @@ OTHER_VERSIONS = [version for version in TESTED_VERSIONS if version != MAIN_VERS
 
 def stamp_text(version: str) -> str:
     """What a complete environment for *version* was built from; a change rebuilds it."""
-    return "\n".join([f"agent-framework-core=={version}", *REQUIREMENTS, f"python={sys.version_info[:2]}", str(REPO_ROOT)])
+    python = f"python={sys.version_info[:2]}"
+    return "\n".join([f"agent-framework-core=={version}", *REQUIREMENTS, python, str(REPO_ROOT)])
 
 
 def python_of(environment: Path) -> Path:
@@ -133,10 +134,10 @@ def test_runtime_suite_passes_on_release(version: str) -> None:
 
 
 def metadata_version_in(environment: Path) -> str:
+    program = "from importlib import metadata; print(metadata.version('agent-framework-core'))"
     return subprocess.run(
-        [str(python_of(environment)), "-c", "from importlib import metadata; print(metadata.version('agent-framework-core'))"],
+        [str(python_of(environment)), "-c", program],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.strip()
-

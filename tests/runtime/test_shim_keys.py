@@ -23,6 +23,8 @@ TOP_LEVEL_ONLY_ALPHA = (
     N("alpha", "b"),
     N("alpha", "a", (N("beta", "a"),)),
 )
+
+
 async def final_cache(roots: tuple[Node, ...], kind: str) -> dict[str, object]:
     storage = maf.InMemoryCheckpointStorage()
     outcome = await run_uninterrupted(roots, kind, storage)

@@ -112,7 +112,8 @@ def test_error_refuses_to_install_on_a_release_without_fingerprints() -> None:
 
 @without_fingerprints
 def test_warn_warns_once_at_install_on_a_release_without_fingerprints() -> None:
-    with pytest.warns(runtime_shim.UnfingerprintableArgumentsWarning, match="every @step cache key is a call-order key"):
+    warning = runtime_shim.UnfingerprintableArgumentsWarning
+    with pytest.warns(warning, match="every @step cache key is a call-order key"):
         runtime_shim.install(mode="scoped", on_unfingerprintable="warn")
     with warnings.catch_warnings():
         warnings.simplefilter("error", runtime_shim.UnfingerprintableArgumentsWarning)
