@@ -243,6 +243,9 @@ class ProjectIndex:
         if binding.kind == "assign" and binding.value is not None:
             if isinstance(binding.value, Ref):
                 return self.resolve(module, scope, binding.value, before_order=binding.order)
+            instance = self._instance_of(module, scope, binding)
+            if instance is not None:
+                return instance
             qualname = f"{scope.qualname}.<locals>.{name}" if scope is not None else name
             return Target("assign", qualname, module, binding=binding, scope=scope)
         if binding.kind == "with":
@@ -250,6 +253,21 @@ class ProjectIndex:
             # (``__aenter__`` returns it for TaskGroup, files, locks and most context managers).
             return self.call_result(module, scope, binding)
         return None
+
+    def _instance_of(self, module: ModuleSummary, scope: FunctionSummary | None, binding: Binding) -> Target | None:
+        """``svc = Service()``: an instance of an analyzed class stands for its class in attribute lookups."""
+        call = binding.value
+        if not isinstance(call, CallExpr) or not isinstance(call.func, Ref):
+            return None
+        place = (module.path, scope.qualname if scope is not None else "", binding.order, "instance")
+        if place in self._resolving:
+            return None
+        self._resolving.add(place)
+        try:
+            callee = self.resolve(module, scope, call.func, before_order=binding.order)
+        finally:
+            self._resolving.discard(place)
+        return callee if callee is not None and callee.kind == "class" else None
 
     def call_result(self, module: ModuleSummary, scope: FunctionSummary | None, binding: Binding) -> Target | None:
         """The value made by the external call a binding holds, named ``asyncio.TaskGroup()``.
@@ -278,6 +296,8 @@ class ProjectIndex:
                 cls = self.resolve(module, self.function(module, function.parent), param.annotation)
                 if cls is not None and cls.kind == "external" and "()" not in cls.name:
                     return external(f"{cls.name}()")
+                if cls is not None and cls.kind == "class":
+                    return cls  # ``svc: Service``: its methods resolve through the class
         return None
 
     # --- qualified names and attributes --------------------------------------------
