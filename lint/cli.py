@@ -67,6 +67,16 @@ def cli() -> None:
 @click.option("--target-version", help="The agent-framework-core version the code runs on, e.g. 1.19.")
 @click.option("--stdin-filename", help="With '-', lint standard input as if it were this file.")
 @click.option("--disable-noqa", is_flag=True, help="Ignore '# noqa' comments ('# steplint: disable=' still applies).")
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=1), help="Processes that build summaries (default: one per CPU; 1: in-process)."
+)
+@click.option("--no-cache", is_flag=True, envvar="STEPLINT_NO_CACHE", help="Neither read nor write the cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    envvar="STEPLINT_CACHE_DIR",
+    help="Where the cache lives (default: .steplint_cache in the project root).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Lint PATHS (default: the current folder); '-' reads standard input."""
@@ -94,6 +104,7 @@ def _check(paths: list[str], options: dict) -> int:
     from steplint.config import ConfigError, load_settings
     from steplint.discovery import MissingPath
     from steplint.engine import lint_paths, lint_source
+    from steplint.workers import default_jobs
     from steplint.formatters import FORMATTERS, statistics
     from steplint.versions import parse_version
 
@@ -122,7 +133,12 @@ def _check(paths: list[str], options: dict) -> int:
             result = lint_source(data, stdin_name or "-", settings, use_noqa=not options.get("disable_noqa"))
         else:
             result = lint_paths(
-                paths, settings, force_exclude=bool(options.get("force_exclude")), use_noqa=not options.get("disable_noqa")
+                paths,
+                settings,
+                force_exclude=bool(options.get("force_exclude")),
+                use_noqa=not options.get("disable_noqa"),
+                jobs=options.get("jobs") or default_jobs(),
+                cache=_cache(settings, options),
             )
     except ConfigError as exc:
         raise _UsageError(str(exc)) from None
@@ -154,6 +170,14 @@ def _target(settings) -> str:
     from steplint.versions import NEWEST, format_version
 
     return f"{format_version(settings.target_version or NEWEST)} ({settings.target_version_source or 'the newest'})"
+
+
+def _cache(settings, options: dict):  # -> steplint.cache.Cache | None
+    if options.get("no_cache"):
+        return None
+    from steplint.cache import CACHE_DIR_NAME, Cache
+
+    return Cache(options.get("cache_dir") or settings.project_root / CACHE_DIR_NAME)
 
 
 @cli.command("rules")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from steplint.config import Settings
 from steplint.diagnostics import Diagnostic
@@ -21,6 +22,9 @@ from steplint.summarize import summarize
 from steplint.summary import ModuleSummary, ParseError
 from steplint.suppression import FileSuppressions, suppression_findings
 from steplint.versions import NEWEST
+
+if TYPE_CHECKING:
+    from steplint.cache import Cache
 
 
 @dataclass
@@ -62,17 +66,46 @@ def _broken(path: str, module: str, is_package: bool, reason: str) -> ModuleSumm
 
 
 class ModuleLoader:
-    """Finds and summarizes modules that reported files import, under their package roots."""
+    """Finds and summarizes modules that reported files import, under their package roots.
 
-    def __init__(self, summaries: list[ModuleSummary]):
-        self.roots: list[str] = []
+    ``discovered`` maps a module name to files of this run that are not among
+    ``summaries`` (the prefilter skipped them): they answer first, in discovery
+    order, exactly as they would have as reported files. ``consulted`` collects
+    every other path whose content or absence shaped an answer (the run cache
+    checks them).
+    """
+
+    def __init__(
+        self,
+        summaries: list[ModuleSummary],
+        roots: list[str] | None = None,
+        discovered: dict[str, list[str]] | None = None,
+        summarize: Callable[[str], ModuleSummary] = summarize_path,
+    ):
+        self.roots: list[str] = list(roots) if roots is not None else []
         self.known: dict[str, ModuleSummary] = {os.path.abspath(s.path): s for s in summaries}
-        for summary in summaries:
-            root = _package_root(summary)
-            if root is not None and root not in self.roots:
-                self.roots.append(root)
+        self.discovered = discovered or {}
+        self.unchecked = {os.path.normpath(p) for paths in self.discovered.values() for p in paths}
+        self.summarize = summarize
+        self.consulted: set[str] = set()
+        if roots is None:
+            for summary in summaries:
+                root = _package_root(summary)
+                if root is not None and root not in self.roots:
+                    self.roots.append(root)
+
+    def load(self, path: str) -> ModuleSummary:
+        absolute = os.path.abspath(path)
+        found = self.known.get(absolute)
+        if found is None:
+            found = self.known[absolute] = self.summarize(path)
+        return found
 
     def __call__(self, name: str) -> ModuleSummary | None:
+        for path in self.discovered.get(name, ()):
+            found = self.load(path)
+            if found.error is None:
+                return found
         relative = name.replace(".", os.sep)
         for root in self.roots:
             for candidate in (
@@ -81,11 +114,9 @@ class ModuleLoader:
                 os.path.join(root, relative + ".pyi"),
                 os.path.join(root, relative, "__init__.pyi"),
             ):
+                self.consulted.add(candidate)
                 if os.path.isfile(candidate):
-                    absolute = os.path.abspath(candidate)
-                    found = self.known.get(absolute)
-                    if found is None:
-                        found = self.known[absolute] = summarize_path(candidate)
+                    found = self.load(candidate)
                     return found if found.module == name else None
         return None
 
@@ -102,10 +133,25 @@ def excluder_for(settings: Settings) -> Excluder:
     return Excluder(tuple(settings.exclude) + tuple(settings.extend_exclude), settings.project_root)
 
 
-def lint_paths(paths: list[str], settings: Settings, force_exclude: bool = False, use_noqa: bool = True) -> RunResult:
-    files = discover(paths, excluder_for(settings), force_exclude=force_exclude)
-    summaries = [summarize_path(path) for path in files]
-    return RunResult(analyze(summaries, settings, use_noqa), len(files), {s.path: s for s in summaries})
+def lint_paths(
+    paths: list[str],
+    settings: Settings,
+    force_exclude: bool = False,
+    use_noqa: bool = True,
+    *,
+    jobs: int = 1,
+    cache: "Cache | None" = None,
+    prefilter: bool = True,
+) -> RunResult:
+    """Lint files and folders: ``jobs`` processes build summaries, ``cache`` remembers them.
+
+    The prefilter skips files found in folders that cannot hold a finding
+    (``steplint.prefilter``); files named in ``paths`` are always analyzed.
+    """
+    from steplint.pipeline import LintRun
+
+    run = LintRun(settings, use_noqa=use_noqa, jobs=jobs, cache=cache, prefilter=prefilter)
+    return run.run(paths, force_exclude)
 
 
 def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = True) -> RunResult:
@@ -114,15 +160,21 @@ def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = Tru
     return RunResult(analyze([summary], settings, use_noqa), 1, {path: summary})
 
 
-def analyze(summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True) -> list[Diagnostic]:
+def analyze(
+    summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True, loader: ModuleLoader | None = None
+) -> list[Diagnostic]:
+    """Findings in ``summaries``, and in files of the run the prefilter skipped (``loader.unchecked``)."""
     rules = [rule() for rule in selected_rules(settings)]
-    analysis = Analysis(summaries, settings.target_version or NEWEST, loader=ModuleLoader(summaries))
+    loader = loader or ModuleLoader(summaries)
+    analysis = Analysis(summaries, settings.target_version or NEWEST, loader=loader)
     silencers = {s.path: FileSuppressions(s, settings, use_noqa) for s in summaries}
     found: set[Diagnostic] = set()
     for summary in summaries:
         for rule in rules:
             for diagnostic in rule.check(analysis, summary):
                 silencer = silencers.get(diagnostic.path)  # None: a module that is not reported
+                if silencer is None and diagnostic.path in loader.unchecked:  # e.g. a step body defined there
+                    silencer = silencers[diagnostic.path] = FileSuppressions(loader.load(diagnostic.path), settings, use_noqa)
                 if silencer is not None and not silencer.silences(diagnostic):
                     found.add(diagnostic)
     found.update(suppression_findings(rules, summaries, silencers))

@@ -1,0 +1,291 @@
+"""A lint run over paths, fast: cache, prefilter, parallel summaries, one analysis.
+
+files (discovery) -> a replayed run, when nothing it consulted changed
+      -> scans (bytes; a cached scan for a file whose stat key is unchanged)
+      -> prefilter (which files can hold a finding)
+      -> summaries of those (the cache by content hash, else a process pool)
+      -> one analysis in this process (modules they import load lazily)
+
+The findings do not depend on the cache, the number of jobs or the prefilter:
+the skipped files stay loadable through the module loader with the same
+precedence they would have had as reported files, and a finding that lands in
+one of them (a step whose body is defined there) is still reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import pickle
+from dataclasses import dataclass, field
+
+from steplint.cache import Cache, FileEntry, RunRecord, content_hash, presence_key, stat_key
+from steplint.config import Settings
+from steplint.discovery import discover
+from steplint.engine import ModuleLoader, RunResult, analyze, excluder_for, summarize_path
+from steplint.parse import parse_bytes
+from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
+from steplint.summary import ModuleSummary
+from steplint.workers import map_files
+
+
+@dataclass
+class RunStats:
+    """What a run did, for tests and ``--verbose``: counts, never timings."""
+
+    discovered: int = 0
+    read: int = 0  # source files whose bytes were read
+    summarized: int = 0  # files parsed and summarized
+    syntax_checked: int = 0  # skipped files parsed only to find syntax errors (STP900)
+    checked: int = 0  # files the rules ran on (the prefilter's candidates)
+    replayed: bool = False  # the findings came from the run cache
+
+
+@dataclass
+class _Source:
+    file: ModuleFile
+    entry: FileEntry | None
+    scan: Scan
+
+
+@dataclass
+class LintRun:
+    settings: Settings
+    use_noqa: bool = True
+    jobs: int = 1
+    cache: Cache | None = None
+    prefilter: bool = True
+    stats: RunStats = field(default_factory=RunStats)
+
+    def __post_init__(self) -> None:
+        self._loaded_entries: dict[str, FileEntry] | None = None
+        self._dirty = False
+        self._summaries: dict[str, ModuleSummary] = {}
+
+    @property
+    def _entries(self) -> dict[str, FileEntry]:
+        """The file cache, read on first use (a replayed run never needs it)."""
+        if self._loaded_entries is None:
+            self._loaded_entries = self.cache.load_files() if self.cache is not None else {}
+        return self._loaded_entries
+
+    def run(self, paths: list[str], force_exclude: bool = False) -> RunResult:
+        files = discover(paths, excluder_for(self.settings), force_exclude=force_exclude)
+        self.stats.discovered = len(files)
+        named = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
+        modules = [module_file(path) for path in files]
+        run_key = self._run_key(paths, force_exclude)
+        if self.cache is not None:
+            record = self.cache.load_run(run_key)
+            if record is not None and _unchanged(record, modules):
+                self.stats.replayed = True
+                return RunResult(list(record.diagnostics), record.file_count)
+
+        sources = {m.path: self._source(m) for m in modules}
+        verdict = None
+        if self.prefilter and not named.issuperset(sources):
+            verdict = Prefilter(modules, {p: s.scan for p, s in sources.items()}, self._scan_path).decide()
+            checked_paths = verdict.candidates | (named & set(sources))
+            checked_paths = _with_namesakes(modules, checked_paths | self._broken(modules, checked_paths))
+        else:
+            checked_paths = set(sources)
+        checked = [m for m in modules if m.path in checked_paths]
+        self.stats.checked = len(checked)
+        summaries = self._summarize([m.path for m in checked])
+        skipped: dict[str, list[str]] = {}
+        for m in modules:
+            if m.path not in checked_paths:
+                skipped.setdefault(m.module, []).append(m.path)
+        roots = list(dict.fromkeys(m.root for m in modules))
+        loader = ModuleLoader(summaries, roots=roots, discovered=skipped, summarize=self._summary_for)
+        diagnostics = analyze(summaries, self.settings, self.use_noqa, loader=loader)
+        result = RunResult(diagnostics, len(files), {s.path: s for s in summaries})
+        if self.cache is not None:
+            self._save(run_key, modules, loader, verdict, result)
+        return result
+
+    # --- scans and summaries, through the cache ---------------------------------------
+
+    def _source(self, file: ModuleFile) -> _Source:
+        absolute = os.path.abspath(file.path)
+        entry = self._entries.get(absolute)
+        key = stat_key(file.path)
+        if entry is not None and key is not None and entry.stat == key and _same_module(entry, file):
+            return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
+        try:
+            with open(file.path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            return _Source(file, None, UNVOUCHED)  # summarize_path reports why, as STP900
+        self.stats.read += 1
+        digest = content_hash(data)
+        if entry is not None and entry.digest == digest and _same_module(entry, file):
+            entry.stat = key
+        else:
+            entry = FileEntry(key, digest, file.module, file.is_package, scan(data))
+        self._entries[absolute] = entry
+        self._dirty = True
+        return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
+
+    def _broken(self, modules: list[ModuleFile], checked: set[str]) -> set[str]:
+        """Skipped files that do not parse: they are checked after all, and report STP900.
+
+        A ``__pycache__`` file that this interpreter wrote for the file's current
+        stat proves it compiles (the import system trusts the same test); every
+        other skipped file is parsed, in the pool, and the answer is cached.
+        """
+        unknown = []
+        for m in modules:
+            if m.path in checked:
+                continue
+            entry = self._entries.get(os.path.abspath(m.path))
+            if entry is None or entry.syntax_ok is None:
+                if entry is not None and _compiled_by_this_python(m.path):
+                    entry.syntax_ok = True
+                    self._dirty = True
+                else:
+                    unknown.append(m.path)
+        self.stats.syntax_checked += len(unknown)
+        for path, broken in zip(unknown, map_files(summary_if_broken, unknown, self.jobs)):
+            entry = self._entries.get(os.path.abspath(path))
+            if entry is not None:
+                entry.syntax_ok = broken is None
+                self._dirty = True
+            if broken is not None:
+                self.stats.summarized += 1
+                self._remember(broken)
+        return {m.path for m in modules if m.path not in checked and not self._syntax_ok(m.path)}
+
+    def _syntax_ok(self, path: str) -> bool:
+        entry = self._entries.get(os.path.abspath(path))
+        return entry is not None and bool(entry.syntax_ok)
+
+    def _scan_path(self, path: str) -> Scan:
+        """The prefilter's scan of a file it found on disk under a package root."""
+        return self._source(module_file(path)).scan
+
+    def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
+        missing = [p for p in paths if self._cached_summary(p) is None]
+        built = map_files(pickled_summary, missing, self.jobs)
+        self.stats.summarized += len(built)
+        for blob in built:
+            self._remember(pickle.loads(blob), blob)
+        return [self._summaries[os.path.abspath(p)] for p in paths]
+
+    def _summary_for(self, path: str) -> ModuleSummary:
+        """A module the loader needs: from memory, the cache, or summarized here."""
+        found = self._cached_summary(path)
+        if found is None:
+            self._source(module_file(path))
+            found = self._cached_summary(path)
+        if found is None:
+            found = summarize_path(path)
+            self.stats.summarized += 1
+            self._remember(found)
+        return found
+
+    def _cached_summary(self, path: str) -> ModuleSummary | None:
+        absolute = os.path.abspath(path)
+        found = self._summaries.get(absolute)
+        if found is not None:
+            return found
+        entry = self._entries.get(absolute)
+        if entry is None or entry.summary is None:
+            return None
+        key = stat_key(path)
+        if key is None or entry.stat != key:
+            return None
+        try:
+            summary: ModuleSummary = pickle.loads(entry.summary)
+        except Exception:  # an entry that does not load is rebuilt, never trusted
+            entry.summary = None
+            return None
+        summary.path = path
+        self._summaries[absolute] = summary
+        return summary
+
+    def _remember(self, summary: ModuleSummary, blob: bytes | None = None) -> None:
+        absolute = os.path.abspath(summary.path)
+        self._summaries[absolute] = summary
+        entry = self._entries.get(absolute)
+        # Only clean summaries are kept: a broken file is cheap to re-read, and an error
+        # may come from this run's circumstances (memory, recursion) rather than the bytes.
+        if entry is not None and summary.error is None and entry.stat is not None:
+            if entry.stat == stat_key(summary.path):
+                entry.summary = blob if blob is not None else pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+                self._dirty = True
+
+    # --- the run cache ----------------------------------------------------------------
+
+    def _run_key(self, paths: list[str], force_exclude: bool) -> str:
+        parts = (os.getcwd(), tuple(paths), force_exclude, self.use_noqa, self.prefilter, repr(self.settings))
+        return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+    def _save(self, key: str, modules: list[ModuleFile], loader: ModuleLoader, verdict, result: RunResult) -> None:
+        assert self.cache is not None
+        if self._dirty:
+            self.cache.save_files(self._entries)
+        consulted: dict[str, object] = {path: presence_key(path) for path in loader.consulted}
+        if verdict is not None:
+            consulted.update((path, presence_key(path)) for path in verdict.read)
+            consulted.update((path, presence_key(path)) for path in verdict.walked)
+        files = [(m.path, stat_key(m.path), m.module, m.is_package) for m in modules]
+        if all(key_ is not None for _, key_, _, _ in files) and all(v is not None for v in consulted.values()):
+            record = RunRecord(files, consulted, result.diagnostics, result.files)  # type: ignore[arg-type]
+            self.cache.save_run(key, record)
+
+
+def _same_module(entry: FileEntry, file: ModuleFile) -> bool:
+    return entry.module == file.module and entry.is_package == file.is_package
+
+
+def _unchanged(record: RunRecord, modules: list[ModuleFile]) -> bool:
+    if len(record.files) != len(modules):
+        return False
+    for (path, key, module, is_package), current in zip(record.files, modules):
+        if path != current.path or module != current.module or is_package != current.is_package:
+            return False
+        if key is None or stat_key(path) != key:
+            return False
+    return all(key is not None and presence_key(path) == key for path, key in record.consulted.items())
+
+
+def _with_namesakes(modules: list[ModuleFile], checked: set[str]) -> set[str]:
+    """Files that share a module name with a checked file are checked too, so precedence is unchanged."""
+    names = {m.module for m in modules if m.path in checked}
+    return checked | {m.path for m in modules if m.module in names}
+
+
+def pickled_summary(path: str) -> bytes:
+    """A worker's answer: the summary, pickled once for both the pipe and the cache."""
+    return pickle.dumps(summarize_path(path), pickle.HIGHEST_PROTOCOL)
+
+
+def summary_if_broken(path: str) -> ModuleSummary | None:
+    """None when the file reads and parses; else its summary, which says why (STP900)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if parse_bytes(data, path).error is None:
+            return None
+    except Exception:  # whatever breaks here breaks the summary too: let it say so
+        pass
+    return summarize_path(path)
+
+
+def _compiled_by_this_python(path: str) -> bool:
+    """A ``.pyc`` this interpreter wrote for exactly this source exists (timestamp-checked)."""
+    if not path.endswith(".py"):
+        return False
+    try:
+        with open(importlib.util.cache_from_source(path), "rb") as handle:
+            header = handle.read(16)
+        stat = os.stat(path)
+    except (OSError, NotImplementedError, ValueError):
+        return False
+    if len(header) < 16 or header[:4] != importlib.util.MAGIC_NUMBER or int.from_bytes(header[4:8], "little") != 0:
+        return False
+    mtime = int.from_bytes(header[8:12], "little")
+    size = int.from_bytes(header[12:16], "little")
+    return mtime == (int(stat.st_mtime) & 0xFFFFFFFF) and size == (stat.st_size & 0xFFFFFFFF)

@@ -1,0 +1,290 @@
+"""Which files can hold a finding, decided from bytes, before any parse.
+
+Every finding but STP900 and the suppression rules' needs a step or a
+workflow: a name that resolves to ``agent_framework``'s ``step``,
+``workflow`` or ``StepWrapper``, or to something made by one. Resolution only
+moves between modules through imports (and a package's own submodules), and
+the last part of a resolved external name is always text of some module on
+the way. So a file can hold a finding only if
+
+- it mentions ``agent_framework`` (or lives in a package of that name) and
+  contains one of the factory words, or
+- it contains a factory word and imports from a package through which an
+  ``agent_framework`` name can be reached (``exposing``), or
+- it imports from a package that can define steps or workflows (``defining``),
+- or it carries a steplint suppression comment (STP100 judges those),
+- or its bytes cannot be vouched for (undecodable, an encoding cookie).
+
+``exposing`` and ``defining`` are closed over imports at the granularity of
+top-level packages, over every file the run's module loader could load: the
+discovered files and the packages on disk under their roots, so a re-export
+any number of modules away counts. The scan over-approximates (an import in a
+string counts); it never under-approximates.
+
+A file the prefilter skips is never parsed, so a syntax error in a file that
+cannot hold any Agent Framework finding is not reported when it was found by
+walking a folder (a file named on the command line is always analyzed); see
+bench/README.md for the measurements behind this choice. A rule that can fire
+on a file without Agent Framework code must be taught here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from steplint.index import EXTERNAL_ROOTS
+from steplint.modules import module_name
+from steplint.parse import decode_source
+
+MAF = "agent_framework"
+_FACTORY_WORDS = ("step", "workflow", "StepWrapper")
+_FACTORY_WORD = re.compile(r"\b(?:step|workflow|StepWrapper)\b")
+_NOQA_STP = re.compile(r"noqa[^\n]*stp")  # STP100 judges ``# noqa: STPxxx`` comments
+_WORD = re.compile(r"[^\W\d]\w*")
+_MODULE = re.compile(r"\.*[\w.\s]*")
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """What the bytes of one file say, without parsing them."""
+
+    mentions: bool  # ``agent_framework`` appears
+    factory_word: bool  # ``step``, ``workflow`` or ``StepWrapper`` appears as a word
+    heads: frozenset[str]  # the top-level names of its absolute imports
+    relative: bool  # it has a relative import
+    must_check: bool  # suppression comments, or bytes the scan cannot vouch for
+
+
+# Bytes that do not decode cannot parse either: the file is checked (it reports STP900)
+# but, as the index ignores broken modules, it exposes nothing to its importers.
+UNVOUCHED = Scan(False, False, frozenset(), False, True)
+
+
+def scan(data: bytes) -> Scan:
+    if b"\\\n" in data or b"\\\r\n" in data:
+        data = data.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
+    first_lines = data.split(b"\n", 2)[:2]
+    if data.isascii() and not any(_COOKIE.search(line) for line in first_lines):
+        text = data.decode("ascii")
+    else:
+        # Python reads identifiers NFKC-normalized and in the declared encoding: scan that text.
+        try:
+            text = unicodedata.normalize("NFKC", decode_source(data))
+        except ValueError:
+            return UNVOUCHED
+    heads, relative = _imports(text)
+    lowered = text.lower()
+    return Scan(
+        mentions=MAF in text,
+        factory_word=any(word in text for word in _FACTORY_WORDS) and bool(_FACTORY_WORD.search(text)),
+        heads=frozenset(heads),
+        relative=relative,
+        must_check="steplint" in lowered or ("noqa" in lowered and bool(_NOQA_STP.search(lowered))),
+    )
+
+
+def _imports(text: str) -> tuple[set[str], bool]:
+    """The top-level names a file imports, and whether it imports relatively.
+
+    Every ``import`` keyword is looked at on its line: ``from X import ...``
+    gives X's first name (or marks a relative import), anything else gives the
+    first name of each comma-separated item after ``import``. Line
+    continuations were joined by the caller; a parenthesized ``from`` list
+    names attributes, never other packages, so its later lines do not matter.
+    """
+    heads: set[str] = set()
+    relative = False
+    at = text.find("import")
+    while at >= 0:
+        end = at + 6
+        if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
+            line_start = text.rfind("\n", 0, at) + 1
+            before = text[line_start:at]
+            origin = before.rfind("from")
+            module = before[origin + 4 :].strip() if origin >= 0 else ""
+            if origin >= 0 and (origin == 0 or not _is_word(before[origin - 1])) and _MODULE.fullmatch(module):
+                if module.startswith("."):
+                    relative = True
+                else:
+                    found = _WORD.match(module)
+                    if found is not None:
+                        heads.add(found.group(0))
+            else:
+                line_end = text.find("\n", end)
+                statement = text[end : line_end if line_end >= 0 else len(text)]
+                for item in statement.split(";", 1)[0].split("#", 1)[0].split(","):
+                    found = _WORD.search(item)
+                    if found is not None:
+                        heads.add(found.group(0))
+        at = text.find("import", end)
+    return heads, relative
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+@dataclass(slots=True)
+class ModuleFile:
+    path: str
+    module: str
+    is_package: bool
+    root: str  # the folder the import system would search for ``module``
+
+    @property
+    def head(self) -> str:
+        return self.module.split(".", 1)[0]
+
+
+def module_file(path: str) -> ModuleFile:
+    try:
+        module, is_package = module_name(path)
+    except (OSError, ValueError):
+        module, is_package = os.path.basename(path).rsplit(".", 1)[0], False
+    depth = module.count(".") + (1 if is_package else 0)
+    directory = os.path.dirname(os.path.abspath(path))
+    for _ in range(depth):
+        directory = os.path.dirname(directory)
+    return ModuleFile(path, module, is_package, directory)
+
+
+@dataclass
+class Verdict:
+    """The prefilter's answer: which files to analyze, and what it read to decide."""
+
+    candidates: set[str]  # paths (as discovered) that can hold a finding
+    read: dict[str, str] = field(default_factory=dict)  # undiscovered files it scanned: abspath -> path
+    walked: list[str] = field(default_factory=list)  # package folders it listed on disk
+
+
+class Prefilter:
+    """Decides over discovered files, scanning on-disk packages they may import from.
+
+    ``scan_file(path) -> Scan`` reads and scans one file (a cache may answer).
+    """
+
+    def __init__(self, files: list[ModuleFile], scans: dict[str, Scan], scan_file: Callable[[str], Scan]):
+        self.files = files
+        self.scans = scans
+        self.scan_file = scan_file
+        self.roots: list[str] = []
+        for file in files:
+            if file.root not in self.roots:
+                self.roots.append(file.root)
+        self._by_head: dict[str, list[tuple[str, Scan]]] = {}
+        self._seen: set[str] = set()
+        self._listings: dict[str, frozenset[str]] = {}
+        self.verdict = Verdict(set())
+        for file in files:
+            self._add(file.head, os.path.abspath(file.path), scans[file.path])
+
+    def _add(self, head: str, absolute: str, found: Scan) -> None:
+        if absolute not in self._seen:
+            self._seen.add(absolute)
+            self._by_head.setdefault(head, []).append((absolute, found))
+
+    def decide(self) -> Verdict:
+        own_heads = {file.path: self._imported_heads(file) for file in self.files}
+        heads_needed = set().union(*own_heads.values()) if own_heads else set()
+        self._load_packages(heads_needed)
+        exposing = self._closure(lambda scans: any(s.mentions for s in scans))
+        defining = self._closure(lambda scans: any(s.factory_word for s in scans), within=exposing)
+        for file in self.files:
+            found = self.scans[file.path]
+            heads = own_heads[file.path]
+            mentions = found.mentions or file.head == MAF
+            if (
+                found.must_check
+                or (mentions and found.factory_word)
+                or (found.factory_word and heads & exposing)
+                or heads & defining
+            ):
+                self.verdict.candidates.add(file.path)
+        return self.verdict
+
+    def _imported_heads(self, file: ModuleFile) -> set[str]:
+        found = self.scans[file.path]
+        heads = set(found.heads)
+        # Relative imports, and a package's unbound names, reach into its own top-level package.
+        if found.relative or file.is_package or os.path.isdir(os.path.splitext(file.path)[0]):
+            heads.add(file.head)
+        return {head for head in heads if head not in EXTERNAL_ROOTS}
+
+    def _load_packages(self, heads: set[str]) -> None:
+        """Scan every file on disk that the loader could import under ``heads`` (and what those import)."""
+        pending = sorted(heads)
+        done: set[str] = set()
+        while pending:
+            head = pending.pop()
+            if head in done or head in EXTERNAL_ROOTS:
+                continue
+            done.add(head)
+            for path in self._package_files(head):
+                absolute = os.path.abspath(path)
+                if absolute in self._seen:
+                    continue
+                found = self.scan_file(path)
+                self.verdict.read[absolute] = path
+                self._add(head, absolute, found)
+                pending.extend(h for h in found.heads | ({head} if found.relative else set()) if h not in done)
+
+    def _package_files(self, head: str) -> Iterable[str]:
+        for root in self.roots:
+            names = self._listing(root)
+            for suffix in (".py", ".pyi"):
+                if head + suffix in names:
+                    yield os.path.join(root, head + suffix)
+            if head in names:
+                yield from self._walk(os.path.join(root, head))
+
+    def _listing(self, folder: str) -> frozenset[str]:
+        found = self._listings.get(folder)
+        if found is None:
+            try:
+                found = frozenset(os.listdir(folder))
+            except OSError:
+                found = frozenset()
+            self._listings[folder] = found
+        return found
+
+    def _walk(self, folder: str) -> Iterable[str]:
+        """Every Python file the loader could reach under ``folder`` (identifier-named folders only)."""
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError:
+            return
+        self.verdict.walked.append(folder)
+        for entry in entries:
+            if entry.name.endswith((".py", ".pyi")) and not entry.is_dir():
+                yield entry.path
+            elif entry.name.isidentifier() and entry.is_dir():
+                yield from self._walk(entry.path)
+
+    def _closure(
+        self,
+        seed: Callable[[list[Scan]], bool],
+        within: set[str] | None = None,
+    ) -> set[str]:
+        """Top-level packages where ``seed`` holds (among ``within``), or that import one, to a fixpoint."""
+        scans_by_head = {head: [s for _, s in entries] for head, entries in self._by_head.items()}
+        imports = {
+            head: {h for s in scans for h in s.heads if h not in EXTERNAL_ROOTS} | ({head} if any(s.relative for s in scans) else set())
+            for head, scans in scans_by_head.items()
+        }
+        found = {
+            head
+            for head, scans in scans_by_head.items()
+            if (within is None or head in within) and (seed(scans) or head == MAF)
+        }
+        changed = True
+        while changed:
+            changed = False
+            for head, imported in imports.items():
+                if head not in found and imported & found:
+                    found.add(head)
+                    changed = True
+        return found

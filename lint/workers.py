@@ -1,0 +1,52 @@
+"""Build summaries in a process pool: the one part of a run that parallelizes.
+
+Parsing and summarizing are per file and CPU-bound; the index and the rules
+need every summary and run once, in the parent. Summaries are plain
+picklable data, so a worker sends them back as they are. Small batches stay
+in-process: a pool costs tens of milliseconds to start, more than
+summarizing a handful of files.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+# Below this many files per worker, starting the pool costs more than it saves.
+MIN_FILES_PER_WORKER = 16
+
+
+def default_jobs() -> int:
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers_for(files: int, jobs: int) -> int:
+    """How many processes to use for ``files`` files with at most ``jobs``: 1 means in-process."""
+    return max(1, min(jobs, files // MIN_FILES_PER_WORKER))
+
+
+def map_files(work: Callable[[str], T], paths: list[str], jobs: int) -> list[T]:
+    """``work(path)`` for every path, in order, in up to ``jobs`` processes (``work`` must be picklable)."""
+    workers = workers_for(len(paths), jobs)
+    if workers <= 1:
+        return [work(path) for path in paths]
+    # Chunks of a few dozen files keep the pipes busy without starving a worker at the end.
+    chunk = max(1, min(64, len(paths) // (workers * 8)))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        return list(pool.map(work, paths, chunksize=chunk))
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    # fork starts in milliseconds and shares the already imported steplint; macOS and
+    # Windows need spawn (fork is unsafe or missing there).
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
