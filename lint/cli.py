@@ -77,6 +77,11 @@ def cli() -> None:
     envvar="STEPLINT_CACHE_DIR",
     help="Where the cache lives (default: .steplint_cache in the project root).",
 )
+@click.option(
+    "--max-file-size",
+    callback=lambda ctx, param, value: _size(value),
+    help='Report files larger than this as STP900 instead of analyzing them: bytes, or e.g. "10MB" (default), 0: no limit.',
+)
 @click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Lint PATHS (default: the current folder); '-' reads standard input."""
@@ -94,6 +99,17 @@ def check(paths: tuple[str, ...], **options: object) -> None:
         click.echo(f"steplint: internal error: {type(exc).__name__}: {exc}", err=True)
         code = EXIT_ERROR
     sys.exit(code)
+
+
+def _size(value: str | None) -> int | None:
+    from steplint.config import parse_size
+
+    if value is None:
+        return None
+    try:
+        return parse_size(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 class _UsageError(Exception):
@@ -126,6 +142,7 @@ def _check(paths: list[str], options: dict) -> int:
             if options.get("extend_exclude")
             else None,
             target_version=parse_version(target) if target else None,
+            max_file_size=options.get("max_file_size"),
             target_version_source="from --target-version" if target else None,
         )
         if paths == ["-"]:

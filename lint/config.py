@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,6 +21,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from steplint.discovery import DEFAULT_EXCLUDES
+from steplint.parse import DEFAULT_MAX_FILE_SIZE
 from steplint.versions import Version, parse_version
 
 
@@ -37,6 +39,7 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     target_version: Version | None = None  # None: the newest steplint knows
     target_version_source: str = ""  # where target_version came from, for -v
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; a larger file is STP900, 0: no limit
     config_file: Path | None = None
     project_root: Path = field(default_factory=Path.cwd)
 
@@ -45,7 +48,7 @@ class Settings:
 
 
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
-_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version"}
+_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version", "max-file-size"}
 
 
 def find_pyproject(start: Path) -> tuple[Path | None, Path | None]:
@@ -132,6 +135,11 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
             values["target_version_source"] = f"from {config_file} [tool.steplint] target-version"
         except ValueError:
             raise ConfigError(f"{config_file}: 'target-version' must be a version such as \"1.21\", not {raw_version!r}") from None
+    if "max-file-size" in table:
+        try:
+            values["max_file_size"] = parse_size(table["max-file-size"])
+        except ValueError as exc:
+            raise ConfigError(f"{config_file}: 'max-file-size' {exc}") from None
     return Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
 
 
@@ -141,3 +149,20 @@ def _string_list(value: object, key: str, config_file: Path) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{config_file}: '{key}' must be a list of strings")
     return tuple(value)
+
+
+_SIZE = re.compile(r"(?P<number>\d+)\s*(?P<unit>(?:[kmg]i?)?b?)", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+def parse_size(value: object) -> int:
+    """Bytes for ``max-file-size``: an integer, or a string such as "10MB", "512 KiB" (1024-based); 0 means no limit.
+
+    Raises ``ValueError`` with what is accepted.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    match = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        raise ValueError(f'must be a number of bytes or a size such as "10MB" or "512KB" (0: no limit), not {value!r}')
+    return int(match.group("number")) * _UNITS[match.group("unit").lower()[:1]]

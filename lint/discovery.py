@@ -2,8 +2,12 @@
 
 Folders are walked recursively for ``.py`` and ``.pyi`` files, skipping
 excluded names (gitignore-style globs matched against every path component
-and against the path relative to the project root). A file named on the
-command line is always linted, unless ``--force-exclude`` asks otherwise.
+and against the path relative to the project root). Symlinked folders are
+followed, each real folder once (a symlink loop ends there); inside folders,
+only regular files count. A file named on the command line is always linted,
+unless ``--force-exclude`` asks otherwise; if it cannot be read (a dangling
+symlink, a FIFO), that is its STP900 finding. A file named several times, or
+reached several ways, is linted once.
 """
 
 from __future__ import annotations
@@ -88,6 +92,8 @@ def _walk(top: str, excluder: Excluder) -> list[str]:
         for name in sorted(filenames):
             if name.endswith(PYTHON_SUFFIXES):
                 path = os.path.join(directory, name)
-                if not excluder.excluded(path, top) and not os.path.isdir(path):
+                # Only regular files are source: a dangling or looping symlink, a FIFO (reading
+                # it would block) or a socket found in a folder is not, and is left out.
+                if not excluder.excluded(path, top) and os.path.isfile(path):
                     files.append(path)
     return files

@@ -7,6 +7,7 @@ STP900 finding; the rest of the run goes on.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -16,10 +17,13 @@ from steplint.diagnostics import Diagnostic
 from steplint.discovery import PYTHON_SUFFIXES, Excluder, discover
 from steplint.model import Analysis
 from steplint.modules import module_name
-from steplint.parse import parse_bytes
+from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, parse_bytes, read_source
+from steplint.rules.base import Rule
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.selection import selected_rules
+from steplint.stack import call_deep
 from steplint.summarize import summarize
-from steplint.summary import ModuleSummary, ParseError
+from steplint.summary import ModuleSummary, ParseError, Span
 from steplint.suppression import FileSuppressions, suppression_findings
 from steplint.versions import NEWEST
 
@@ -35,30 +39,51 @@ class RunResult:
 
 
 def summarize_source(data: bytes, path: str) -> ModuleSummary:
-    """The summary of one file's bytes; never raises."""
+    """The summary of one file's bytes; never raises.
+
+    Code nested deeper than the default recursion limit allows is summarized
+    again on a deep stack (``steplint.stack``), so a file CPython compiles is
+    analyzed. Whatever still fails becomes the summary's error (STP900), with
+    the reason: the other files' findings do not depend on it.
+    """
+    module, is_package = _module_of(path)
     try:
-        module, is_package = module_name(path)
-    except (OSError, ValueError):
-        module, is_package = Path(path).stem, False
-    try:
-        parsed = parse_bytes(data, path)
-        return summarize(parsed, path, module, is_package)
-    except (RecursionError, MemoryError) as exc:
-        reason = "nesting too deep to analyze" if isinstance(exc, RecursionError) else "out of memory"
-        return _broken(path, module, is_package, reason)
+        try:
+            return _summarize(data, path, module, is_package)
+        except RecursionError:
+            return call_deep(_summarize, data, path, module, is_package)
+    except RecursionError:
+        return _broken(path, module, is_package, "nesting too deep to analyze")
+    except MemoryError:
+        return _broken(path, module, is_package, "out of memory while analyzing this file")
     except Exception as exc:  # a bug in steplint must not hide the other files' findings
-        return _broken(path, module, is_package, f"internal error while summarizing ({type(exc).__name__}: {exc})")
+        return _broken(path, module, is_package, f"internal error while summarizing ({type(exc).__name__}: {exc}); please report it")
 
 
-def summarize_path(path: str) -> ModuleSummary:
+def _summarize(data: bytes, path: str, module: str, is_package: bool) -> ModuleSummary:
+    return summarize(parse_bytes(data, path), path, module, is_package)
+
+
+def summarize_path(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> ModuleSummary:
+    """The summary of the file at ``path``; never raises, never blocks (FIFOs and devices are not read).
+
+    A file that cannot be read, or holds more than ``max_size`` bytes (None or
+    0: no limit), is a summary with the reason as its error (STP900).
+    """
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except IsADirectoryError:
-        return _broken(path, Path(path).stem, False, "is a directory, not a file")
-    except OSError as exc:
-        return _broken(path, Path(path).stem, False, f"cannot read: {exc.strerror or exc}")
+        data = read_source(path, max_size)
+    except UnreadableSource as exc:
+        return _broken(path, *_module_of(path), str(exc))
+    except Exception as exc:  # e.g. a path the OS rejects outright
+        return _broken(path, *_module_of(path), f"cannot read: {exc}")
     return summarize_source(data, path)
+
+
+def _module_of(path: str) -> tuple[str, bool]:
+    try:
+        return module_name(path)
+    except Exception:  # an odd path must still get its finding
+        return Path(path).stem, False
 
 
 def _broken(path: str, module: str, is_package: bool, reason: str) -> ModuleSummary:
@@ -171,7 +196,7 @@ def analyze(
     found: set[Diagnostic] = set()
     for summary in summaries:
         for rule in rules:
-            for diagnostic in rule.check(analysis, summary):
+            for diagnostic in checked(rule, analysis, summary):
                 silencer = silencers.get(diagnostic.path)  # None: a module that is not reported
                 if silencer is None and diagnostic.path in loader.unchecked:  # e.g. a step body defined there
                     silencer = silencers[diagnostic.path] = FileSuppressions(loader.load(diagnostic.path), settings, use_noqa)
@@ -179,6 +204,23 @@ def analyze(
                     found.add(diagnostic)
     found.update(suppression_findings(rules, summaries, silencers))
     return _one_per_place(sorted(found, key=Diagnostic.sort_key))
+
+
+def checked(rule: Rule, analysis: Analysis, summary: ModuleSummary) -> Iterator[Diagnostic]:
+    """``rule``'s findings in one module; a rule that fails there becomes that module's STP900 finding.
+
+    The findings it made before it failed stand; the other modules and rules
+    are not affected.
+    """
+    try:
+        yield from rule.check(analysis, summary)
+    except (RecursionError, MemoryError, Exception) as exc:
+        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        message = (
+            f"cannot analyze this file: internal error in {rule.code} ({reason}); "
+            f"its {rule.code} findings may be incomplete, please report it"
+        )
+        yield analysis.diagnostic(summary, Span(1, 0, 1, 0), SyntaxErrorRule, message)
 
 
 def _one_per_place(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -19,12 +19,13 @@ import importlib.util
 import os
 import pickle
 from dataclasses import dataclass, field
+from functools import partial
 
 from steplint.cache import Cache, FileEntry, RunRecord, content_hash, presence_key, stat_key
 from steplint.config import Settings
 from steplint.discovery import discover
 from steplint.engine import ModuleLoader, RunResult, analyze, excluder_for, summarize_path
-from steplint.parse import parse_bytes
+from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, parse_bytes, read_source
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
 from steplint.summary import ModuleSummary
 from steplint.workers import map_files
@@ -114,9 +115,8 @@ class LintRun:
         if entry is not None and key is not None and entry.stat == key and _same_module(entry, file):
             return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
         try:
-            with open(file.path, "rb") as handle:
-                data = handle.read()
-        except OSError:
+            data = read_source(file.path, self.settings.max_file_size)
+        except UnreadableSource:
             return _Source(file, None, UNVOUCHED)  # summarize_path reports why, as STP900
         self.stats.read += 1
         digest = content_hash(data)
@@ -147,7 +147,7 @@ class LintRun:
                 else:
                     unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
-        for path, broken in zip(unknown, map_files(summary_if_broken, unknown, self.jobs)):
+        for path, broken in zip(unknown, map_files(partial(summary_if_broken, max_size=self.settings.max_file_size), unknown, self.jobs)):
             entry = self._entries.get(os.path.abspath(path))
             if entry is not None:
                 entry.syntax_ok = broken is None
@@ -167,7 +167,7 @@ class LintRun:
 
     def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
         missing = [p for p in paths if self._cached_summary(p) is None]
-        built = map_files(pickled_summary, missing, self.jobs)
+        built = map_files(partial(pickled_summary, max_size=self.settings.max_file_size), missing, self.jobs)
         self.stats.summarized += len(built)
         for blob in built:
             self._remember(pickle.loads(blob), blob)
@@ -180,7 +180,7 @@ class LintRun:
             self._source(module_file(path))
             found = self._cached_summary(path)
         if found is None:
-            found = summarize_path(path)
+            found = summarize_path(path, self.settings.max_file_size)
             self.stats.summarized += 1
             self._remember(found)
         return found
@@ -257,21 +257,20 @@ def _with_namesakes(modules: list[ModuleFile], checked: set[str]) -> set[str]:
     return checked | {m.path for m in modules if m.module in names}
 
 
-def pickled_summary(path: str) -> bytes:
+def pickled_summary(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
     """A worker's answer: the summary, pickled once for both the pipe and the cache."""
-    return pickle.dumps(summarize_path(path), pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(summarize_path(path, max_size), pickle.HIGHEST_PROTOCOL)
 
 
-def summary_if_broken(path: str) -> ModuleSummary | None:
+def summary_if_broken(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> ModuleSummary | None:
     """None when the file reads and parses; else its summary, which says why (STP900)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_source(path, max_size)
         if parse_bytes(data, path).error is None:
             return None
     except Exception:  # whatever breaks here breaks the summary too: let it say so
         pass
-    return summarize_path(path)
+    return summarize_path(path, max_size)
 
 
 def _compiled_by_this_python(path: str) -> bool:
