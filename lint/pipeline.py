@@ -194,7 +194,7 @@ class LintRun:
         if entry is None or entry.summary is None:
             return None
         key = stat_key(path)
-        if key is None or entry.stat != key:
+        if key is None or entry.stat != key or not self._within_size_limit(key):
             return None
         try:
             summary: ModuleSummary = pickle.loads(entry.summary)
@@ -204,6 +204,11 @@ class LintRun:
         summary.path = path
         self._summaries[absolute] = summary
         return summary
+
+    def _within_size_limit(self, key: tuple[int, int, int]) -> bool:
+        """A cached summary of a file now over ``max-file-size`` must not stand in for its STP900."""
+        limit = getattr(self.settings, "max_file_size", None)
+        return not limit or key[1] <= limit
 
     def _remember(self, summary: ModuleSummary, blob: bytes | None = None) -> None:
         absolute = os.path.abspath(summary.path)

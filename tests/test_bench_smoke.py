@@ -1,0 +1,46 @@
+"""A seconds-long run of the benchmark: the generator is deterministic and the runner prints its table."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import synth  # noqa: E402
+
+
+def _digest(paths: list[str]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+def test_the_generator_is_deterministic_and_sized(tmp_path):
+    first = synth.generate(str(tmp_path / "a"), "synth", 12)
+    second = synth.generate(str(tmp_path / "b"), "synth", 12)
+    assert len(first) == 12 and _digest(first) == _digest(second)
+    assert all("agent_framework" in Path(p).read_text() for p in first[1:])
+    mix = synth.generate(str(tmp_path / "maf"), "maf", 60)
+    texts = [Path(p).read_text() for p in mix[1:]]
+    with_maf = sum("agent_framework" in t for t in texts)
+    with_steps = sum("@step" in t for t in texts)
+    assert with_maf > len(texts) * 0.8 and 0 < with_steps < len(texts) * 0.3
+
+
+def test_the_runner_prints_medians_ratios_and_goals(tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "--quick", "--files", "12", "--maf-files", "12", "--corpus-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    for method in ("steplint cold", "steplint warm", "steplint one file changed", "libcst parse, one process"):
+        assert f"| {method} |" in out
+    assert "Machine:" in out and "- P2:" in out and "- memory:" in out

@@ -1,0 +1,85 @@
+"""Findings do not depend on the number of jobs or on the cache; small runs stay in-process; imports stay lazy."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from expectations import FIXTURES, fixture_entries, settings_for
+
+from steplint import workers
+from steplint.cache import Cache
+from steplint.config import Settings
+from steplint.engine import lint_paths
+from steplint.formatters import FORMATTERS
+
+
+def _output(entry: Path, **options) -> str:
+    result = lint_paths([str(entry)], settings_for(entry), **options)
+    return FORMATTERS["json"](result.diagnostics) + FORMATTERS["text"](result.diagnostics)
+
+
+@pytest.fixture
+def tiny_batches(monkeypatch):
+    """Use the pool even for a fixture's handful of files."""
+    monkeypatch.setattr(workers, "MIN_FILES_PER_WORKER", 1)
+
+
+@pytest.mark.parametrize("entry", fixture_entries(), ids=lambda p: p.name)
+def test_findings_are_byte_identical_across_jobs_and_cache(entry, tmp_path, tiny_batches):
+    one_job = _output(entry, jobs=1)
+    assert _output(entry, jobs=2) == one_job
+    cache = Cache(tmp_path / "cache")
+    assert _output(entry, jobs=2, cache=cache) == one_job  # cold
+    assert _output(entry, jobs=1, cache=cache) == one_job  # warm
+
+
+def test_all_fixtures_in_one_run_are_identical_across_jobs(tiny_batches):
+    settings = Settings(project_root=FIXTURES)
+    assert lint_paths([str(FIXTURES)], settings, jobs=2).diagnostics == lint_paths([str(FIXTURES)], settings, jobs=1).diagnostics
+
+
+def test_small_runs_stay_in_process():
+    assert workers.workers_for(1, 8) == 1
+    assert workers.workers_for(workers.MIN_FILES_PER_WORKER * 2 - 1, 8) == 1
+    assert workers.workers_for(workers.MIN_FILES_PER_WORKER * 2, 8) == 2
+    assert workers.workers_for(10_000, 2) == 2
+
+
+def test_the_pool_returns_results_in_order(tiny_batches):
+    paths = [f"p{i}" for i in range(50)]
+    assert workers.map_files(len, paths, 2) == [len(p) for p in paths]
+
+
+_PROBE = textwrap.dedent(
+    """
+    import sys
+    from steplint.cli import main
+    sys.argv = ["steplint", *sys.argv[1:]]
+    try:
+        main()
+    except SystemExit:
+        pass
+    print("LIBCST" if "libcst" in sys.modules else "NO-LIBCST", file=sys.stderr)
+    """
+)
+
+
+def _imports_libcst(*args: str, cwd: Path) -> bool:
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    marker = done.stderr.strip().splitlines()[-1]
+    assert marker in ("LIBCST", "NO-LIBCST"), done.stderr
+    return marker == "LIBCST"
+
+
+def test_version_does_not_import_libcst(tmp_path):
+    assert not _imports_libcst("--version", cwd=tmp_path)
+
+
+def test_a_run_where_every_file_is_prefiltered_out_does_not_import_libcst(tmp_path):
+    for i in range(3):
+        (tmp_path / f"plain_{i}.py").write_text(f"import os\nVALUE = {i}\n")
+    assert not _imports_libcst(".", "--no-cache", cwd=tmp_path)

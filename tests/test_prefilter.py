@@ -1,0 +1,164 @@
+"""The prefilter skips only files that cannot hold a finding, and loses none."""
+
+from __future__ import annotations
+
+import os
+import py_compile
+import textwrap
+from pathlib import Path
+
+import pytest
+from expectations import fixture_entries, settings_for
+
+from steplint.config import Settings
+from steplint.engine import lint_paths
+from steplint.pipeline import LintRun, _compiled_by_this_python
+from steplint.prefilter import scan
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def _run(paths: list[str], root: Path, prefilter: bool = True) -> LintRun:
+    run = LintRun(Settings(project_root=root), prefilter=prefilter)
+    run.result = run.run(paths)  # type: ignore[attr-defined]
+    return run
+
+
+@pytest.mark.parametrize("entry", fixture_entries(), ids=lambda p: p.name)
+def test_the_prefilter_loses_nothing_on_the_fixtures(entry):
+    settings = settings_for(entry)
+    with_prefilter = lint_paths([str(entry)], settings).diagnostics
+    without = lint_paths([str(entry)], settings, prefilter=False).diagnostics
+    assert with_prefilter == without
+
+
+def test_the_whole_fixtures_folder_at_once_gives_the_same_findings():
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    settings = Settings(project_root=fixtures)
+    assert lint_paths([str(fixtures)], settings).diagnostics == lint_paths([str(fixtures)], settings, prefilter=False).diagnostics
+
+
+PROJECT = {
+    "pkg/__init__.py": "",
+    "pkg/maf.py": "from agent_framework import step as s\n",
+    "pkg/reexport.py": "from pkg.maf import s\n",  # one hop
+    "pkg/user.py": """
+        from pkg.reexport import s  # two hops from agent_framework, never named here
+
+
+        @s
+        async def inner(x: str) -> str:
+            return x
+
+
+        @s
+        async def outer(x: str) -> str:
+            return await inner(x)
+        """,
+    "util/__init__.py": "",
+    "util/plain.py": "import os\n\n\ndef size(path):\n    return os.path.getsize(path)\n",
+    "util/uses_plain.py": "from util.plain import size\n\nprint(size('.'))\n",
+}
+
+
+def test_a_re_export_two_modules_away_counts(tmp_path):
+    _write(tmp_path, PROJECT)
+    run = _run([str(tmp_path)], tmp_path)
+    reported = {(Path(d.path).name, d.line, d.code) for d in run.result.diagnostics}
+    assert ("user.py", 12, "STP001") in reported
+    checked = {Path(p).name for p in run.result.summaries}
+    # Importers of a package that can define steps are checked; another package is not.
+    assert "user.py" in checked and "plain.py" not in checked and "uses_plain.py" not in checked
+    assert run.result.diagnostics == _run([str(tmp_path)], tmp_path, prefilter=False).result.diagnostics
+
+
+def test_a_package_outside_the_linted_folder_is_scanned_on_disk(tmp_path):
+    _write(tmp_path, PROJECT)
+    (tmp_path / "pkg/sub").mkdir()
+    _write(tmp_path, {"pkg/sub/__init__.py": "", "pkg/sub/more.py": PROJECT["pkg/user.py"]})
+    run = _run([str(tmp_path / "pkg" / "sub")], tmp_path)
+    assert {(Path(d.path).name, d.code) for d in run.result.diagnostics} == {("more.py", "STP001")}
+
+
+def test_a_finding_in_a_skipped_file_is_still_reported(tmp_path):
+    # helpers.py never mentions agent_framework, but steps.py makes a step of its function.
+    _write(
+        tmp_path,
+        {
+            "helpers.py": "def fetch(x: str) -> str:\n    return x\n",
+            "steps.py": "from agent_framework import step\nfrom helpers import fetch\n\nfetch_step = step(fetch)\n",
+        },
+    )
+    with_prefilter = _run([str(tmp_path)], tmp_path).result.diagnostics
+    without = _run([str(tmp_path)], tmp_path, prefilter=False).result.diagnostics
+    assert with_prefilter == without
+    assert any(Path(d.path).name == "helpers.py" for d in without)
+
+
+def test_files_without_agent_framework_are_not_parsed(tmp_path):
+    _write(tmp_path, {f"plain_{i}.py": f"import os\nVALUE = {i}\n" for i in range(5)})
+    for name in os.listdir(tmp_path):
+        py_compile.compile(str(tmp_path / name), doraise=True)
+    run = _run([str(tmp_path)], tmp_path)
+    assert run.result.diagnostics == []
+    assert (run.stats.checked, run.stats.summarized, run.stats.syntax_checked) == (0, 0, 0)
+
+
+def test_a_skipped_file_without_bytecode_is_parsed_once_for_syntax_errors(tmp_path):
+    _write(tmp_path, {"fine.py": "x = 1\n", "broken.py": "def broken(:\n    pass\n"})
+    run = _run([str(tmp_path)], tmp_path)
+    assert [(Path(d.path).name, d.code) for d in run.result.diagnostics] == [("broken.py", "STP900")]
+    assert run.stats.syntax_checked == 2 and run.stats.checked == 1
+    assert run.result.diagnostics == _run([str(tmp_path)], tmp_path, prefilter=False).result.diagnostics
+
+
+def test_bytecode_proves_a_file_parses_only_for_its_exact_stat(tmp_path):
+    path = tmp_path / "mod.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    assert not _compiled_by_this_python(str(path))
+    py_compile.compile(str(path), doraise=True)
+    assert _compiled_by_this_python(str(path))
+    path.write_text("x = 12\n", encoding="utf-8")  # a new size: the bytecode no longer vouches
+    assert not _compiled_by_this_python(str(path))
+
+
+def test_a_named_file_is_always_analyzed(tmp_path):
+    _write(tmp_path, {"plain.py": "x = 1\n"})
+    run = _run([str(tmp_path / "plain.py")], tmp_path)
+    assert run.stats.checked == 1
+
+
+@pytest.mark.parametrize(
+    ("source", "heads", "relative"),
+    [
+        (b"import os, sys as system\n", {"os", "sys"}, False),
+        (b"from a.b import c\nfrom . import d\n", {"a"}, True),
+        (b"if x: import q; import z\n", {"q", "z"}, False),
+        (b"from \\\n  pkg import t\n", {"pkg"}, False),
+        (b'y = "from"; import os\n', {"os"}, False),
+        (b"from  ..up import t\n", set(), True),
+    ],
+)
+def test_the_scan_finds_every_import(source, heads, relative):
+    found = scan(source)
+    assert found.heads >= heads and found.relative == relative
+
+
+def test_the_scan_reads_declared_encodings_and_normalized_identifiers():
+    latin = "# -*- coding: latin-1 -*-\nimport café\n".encode("latin-1")
+    assert "café" in scan(latin).heads
+    # Python reads identifiers NFKC-normalized: a fullwidth name is agent_framework.
+    assert scan("from ａgent_framework import ｓtep\n".encode()).mentions
+    assert scan("from ａgent_framework import ｓtep\n".encode()).factory_word
+
+
+def test_the_scan_sends_suppression_comments_and_undecodable_bytes_to_analysis():
+    assert scan(b"x = 1  # noqa: STP001\n").must_check
+    assert scan(b"x = 1  # steplint: disable=STP001\n").must_check
+    assert not scan(b"x = 1  # noqa: E501\n").must_check
+    assert scan(b"x = '\xff\xfe'\n").must_check
