@@ -78,6 +78,7 @@ class _Builder:
         self.binding_stack: list[_Scope] = []
         self.class_stack: list[str] = []
         self.loaded: list[set[str]] = []
+        self.forms: dict[int, Expr] = {}  # to_expr's memo for this tree
 
     # --- entry ---------------------------------------------------------------
 
@@ -360,7 +361,7 @@ class _Builder:
         ``sink`` is the local name ``node``'s value is stored into, if any.
         """
         self._visit(node, _Where(record=record), sink=sink)
-        return to_expr(node, self.span)
+        return to_expr(node, self.span, self.forms)
 
     def _visit(self, node: ast.AST, where: "_Where", awaited: bool = False, sink: str | None = None) -> None:
         if isinstance(node, ast.Name):
@@ -425,7 +426,7 @@ class _Builder:
             self.loaded[-1].update(loaded - bound)
 
     def _call(self, node: ast.Call, where: "_Where", awaited: bool, sink: str | None) -> None:
-        callee = to_expr(node.func, self.span)
+        callee = to_expr(node.func, self.span, self.forms)
         if where.record:
             self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
                 CallSite(
@@ -516,8 +517,22 @@ def _no_span(node: ast.AST) -> Span:
     return Span(line, getattr(node, "col_offset", 0), getattr(node, "end_lineno", line) or line, 0)
 
 
-def to_expr(node: ast.AST, span_of=_no_span) -> Expr:  # noqa: ANN001 - a callable of one node
-    """The small expression form of ``node`` (see ``steplint.summary``)."""
+def to_expr(node: ast.AST, span_of=_no_span, memo: dict[int, Expr] | None = None) -> Expr:  # noqa: ANN001
+    """The small expression form of ``node`` (see ``steplint.summary``); ``span_of`` gives a node's span.
+
+    ``memo`` (node ids of one tree -> forms) shares the form of a node met
+    again: the callee of each call in ``f()()()...`` contains the next one,
+    so without it a chain of n calls builds n*n/2 forms.
+    """
+    if memo is None:
+        return _to_expr(node, span_of, None)
+    found = memo.get(id(node))
+    if found is None:
+        found = memo[id(node)] = _to_expr(node, span_of, memo)
+    return found
+
+
+def _to_expr(node: ast.AST, span_of, memo: dict[int, Expr] | None) -> Expr:  # noqa: ANN001
     dotted = dotted_name(node)
     if dotted is not None:
         return Ref(dotted)
@@ -525,9 +540,9 @@ def to_expr(node: ast.AST, span_of=_no_span) -> Expr:  # noqa: ANN001 - a callab
         return Const(node.value)
     if isinstance(node, ast.Call):
         return CallExpr(
-            func=to_expr(node.func, span_of),
-            args=tuple(to_expr(a, span_of) for a in node.args),
-            kwargs=tuple((k.arg or "**", to_expr(k.value, span_of)) for k in node.keywords),
+            func=to_expr(node.func, span_of, memo),
+            args=tuple(to_expr(a, span_of, memo) for a in node.args),
+            kwargs=tuple((k.arg or "**", to_expr(k.value, span_of, memo)) for k in node.keywords),
             span=span_of(node),
             kw_spans=tuple((k.arg or "**", span_of(k)) for k in node.keywords),
         )
@@ -536,13 +551,13 @@ def to_expr(node: ast.AST, span_of=_no_span) -> Expr:  # noqa: ANN001 - a callab
         if isinstance(index, ast.Index):  # pragma: no cover - Python < 3.9 trees
             index = index.value  # type: ignore[attr-defined]
         items = index.elts if isinstance(index, ast.Tuple) else [index]
-        return Subscript(to_expr(node.value, span_of), tuple(to_expr(i, span_of) for i in items))
+        return Subscript(to_expr(node.value, span_of, memo), tuple(to_expr(i, span_of, memo) for i in items))
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return UnionExpr((to_expr(node.left, span_of), to_expr(node.right, span_of)))
+        return UnionExpr((to_expr(node.left, span_of, memo), to_expr(node.right, span_of, memo)))
     if isinstance(node, ast.List):
-        return Display("list", tuple(to_expr(e, span_of) for e in node.elts))
+        return Display("list", tuple(to_expr(e, span_of, memo) for e in node.elts))
     if isinstance(node, ast.Tuple):
-        return Display("tuple", tuple(to_expr(e, span_of) for e in node.elts))
+        return Display("tuple", tuple(to_expr(e, span_of, memo) for e in node.elts))
     if isinstance(node, ast.Dict):
         return Display("dict")
     if isinstance(node, ast.Set):
