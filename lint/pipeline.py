@@ -21,7 +21,7 @@ import pickle
 from dataclasses import dataclass, field
 from functools import partial
 
-from steplint.cache import Cache, FileEntry, RunRecord, content_hash, presence_key, stat_key
+from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config import Settings
 from steplint.discovery import discover
 from steplint.engine import ModuleLoader, RunResult, analyze, excluder_for, summarize_path
@@ -83,7 +83,7 @@ class LintRun:
                 self.stats.replayed = True
                 return RunResult(list(record.diagnostics), record.file_count)
 
-        sources = {m.path: self._source(m) for m in modules}
+        sources = self._sources(modules)
         verdict = None
         if self.prefilter and not named.issuperset(sources):
             verdict = Prefilter(modules, {p: s.scan for p, s in sources.items()}, self._scan_path).decide()
@@ -108,23 +108,48 @@ class LintRun:
 
     # --- scans and summaries, through the cache ---------------------------------------
 
+    def _sources(self, modules: list[ModuleFile]) -> dict[str, _Source]:
+        """Every file's scan: from the cache when its stat key is unchanged, else read (in the pool)."""
+        found: dict[str, _Source] = {}
+        missing: list[tuple[ModuleFile, StatKey | None]] = []
+        for file in modules:
+            key = stat_key(file.path)
+            cached = self._cached_source(file, key)
+            if cached is not None:
+                found[file.path] = cached
+            else:
+                missing.append((file, key))
+        work = partial(read_and_scan, max_size=self.settings.max_file_size)
+        for (file, key), read in zip(missing, map_files(work, [f.path for f, _ in missing], self.jobs)):
+            found[file.path] = self._adopt(file, key, read)
+        return found
+
     def _source(self, file: ModuleFile) -> _Source:
-        absolute = os.path.abspath(file.path)
-        entry = self._entries.get(absolute)
         key = stat_key(file.path)
+        cached = self._cached_source(file, key)
+        if cached is not None:
+            return cached
+        return self._adopt(file, key, read_and_scan(file.path, self.settings.max_file_size))
+
+    def _cached_source(self, file: ModuleFile, key: StatKey | None) -> _Source | None:
+        entry = self._entries.get(os.path.abspath(file.path))
         if entry is not None and key is not None and entry.stat == key and _same_module(entry, file):
             return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
-        try:
-            data = read_source(file.path, self.settings.max_file_size)
-        except UnreadableSource:
+        return None
+
+    def _adopt(self, file: ModuleFile, key: StatKey | None, read: tuple[str, Scan, bool] | None) -> _Source:
+        if read is None:
             return _Source(file, None, UNVOUCHED)  # summarize_path reports why, as STP900
         self.stats.read += 1
-        digest = content_hash(data)
+        digest, found, compiled = read
+        absolute = os.path.abspath(file.path)
+        entry = self._entries.get(absolute)
         if entry is not None and entry.digest == digest and _same_module(entry, file):
             entry.stat = key
         else:
-            entry = FileEntry(key, digest, file.module, file.is_package, scan(data))
-        self._entries[absolute] = entry
+            entry = self._entries[absolute] = FileEntry(key, digest, file.module, file.is_package, found)
+        if compiled:
+            entry.syntax_ok = True
         self._dirty = True
         return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
 
@@ -141,11 +166,7 @@ class LintRun:
                 continue
             entry = self._entries.get(os.path.abspath(m.path))
             if entry is None or entry.syntax_ok is None:
-                if entry is not None and _compiled_by_this_python(m.path):
-                    entry.syntax_ok = True
-                    self._dirty = True
-                else:
-                    unknown.append(m.path)
+                unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
         for path, broken in zip(unknown, map_files(partial(summary_if_broken, max_size=self.settings.max_file_size), unknown, self.jobs)):
             entry = self._entries.get(os.path.abspath(path))
@@ -260,6 +281,18 @@ def _with_namesakes(modules: list[ModuleFile], checked: set[str]) -> set[str]:
     """Files that share a module name with a checked file are checked too, so precedence is unchanged."""
     names = {m.module for m in modules if m.path in checked}
     return checked | {m.path for m in modules if m.module in names}
+
+
+def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tuple[str, Scan, bool] | None:
+    """A worker's answer for one file: content hash, prefilter scan, whether bytecode proves it parses.
+
+    None: the file cannot be read (its summary will say why).
+    """
+    try:
+        data = read_source(path, max_size)
+    except UnreadableSource:
+        return None
+    return content_hash(data), scan(data), _compiled_by_this_python(path)
 
 
 def pickled_summary(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:

@@ -42,7 +42,6 @@ from steplint.parse import decode_source
 
 MAF = "agent_framework"
 _FACTORY_WORDS = ("step", "workflow", "StepWrapper")
-_FACTORY_WORD = re.compile(r"\b(?:step|workflow|StepWrapper)\b")
 _NOQA_STP = re.compile(r"noqa[^\n]*stp")  # STP100 judges ``# noqa: STPxxx`` comments
 _WORD = re.compile(r"[^\W\d]\w*")
 _MODULE = re.compile(r"\.*[\w.\s]*")
@@ -73,14 +72,16 @@ def scan(data: bytes) -> Scan:
     else:
         # Python reads identifiers NFKC-normalized and in the declared encoding: scan that text.
         try:
-            text = unicodedata.normalize("NFKC", decode_source(data))
+            text = decode_source(data)
         except ValueError:
             return UNVOUCHED
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
     heads, relative = _imports(text)
     lowered = text.lower()
     return Scan(
         mentions=MAF in text,
-        factory_word=any(word in text for word in _FACTORY_WORDS) and bool(_FACTORY_WORD.search(text)),
+        factory_word=any(_has_word(text, word) for word in _FACTORY_WORDS),
         heads=frozenset(heads),
         relative=relative,
         must_check="steplint" in lowered or ("noqa" in lowered and bool(_NOQA_STP.search(lowered))),
@@ -122,6 +123,17 @@ def _imports(text: str) -> tuple[set[str], bool]:
                         heads.add(found.group(0))
         at = text.find("import", end)
     return heads, relative
+
+
+def _has_word(text: str, word: str) -> bool:
+    """``word`` occurs as a whole identifier (``step`` in ``@step``, not in ``steps``)."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
+            return True
+        at = text.find(word, end)
+    return False
 
 
 def _is_word(char: str) -> bool:
