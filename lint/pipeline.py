@@ -27,6 +27,7 @@ from steplint.discovery import discover
 from steplint.engine import ModuleLoader, RunResult, analyze, excluder_for, summarize_path
 from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, parse_bytes, read_source
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
+from steplint.stack import call_deep
 from steplint.summary import ModuleSummary
 from steplint.workers import map_files
 
@@ -297,7 +298,11 @@ def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tu
 
 def pickled_summary(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
     """A worker's answer: the summary, pickled once for both the pipe and the cache."""
-    return pickle.dumps(summarize_path(path, max_size), pickle.HIGHEST_PROTOCOL)
+    summary = summarize_path(path, max_size)
+    try:
+        return pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+    except RecursionError:  # expressions nested past the default limit (``f()()()...``, ``A | B | ...``)
+        return call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
 
 
 def summary_if_broken(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> ModuleSummary | None:
