@@ -43,23 +43,21 @@ _RACY_SECONDS = 2.0
 StatKey = tuple[int, int, int]
 
 
+_MISSING: StatKey = (0, -1, 0)
+
+
 def stat_key(path: str) -> StatKey | None:
     """(mtime_ns, size, inode), or None when the file is missing or too fresh to trust."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    if time.time_ns() - stat.st_mtime_ns < _RACY_SECONDS * 1e9:
-        return None
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    key = presence_key(path)
+    return None if key == _MISSING else key
 
 
 def presence_key(path: str) -> StatKey | None:
-    """Like ``stat_key`` but for paths whose existence matters: a missing file is ``(0, -1, 0)``."""
+    """Like ``stat_key`` for paths whose absence matters too: a missing path is ``(0, -1, 0)``."""
     try:
         stat = os.stat(path)
     except OSError:
-        return (0, -1, 0)
+        return _MISSING
     if time.time_ns() - stat.st_mtime_ns < _RACY_SECONDS * 1e9:
         return None
     return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
