@@ -67,6 +67,9 @@ def cli() -> None:
 @click.option("--target-version", help="The agent-framework-core version the code runs on, e.g. 1.19.")
 @click.option("--stdin-filename", help="With '-', lint standard input as if it were this file.")
 @click.option("--disable-noqa", is_flag=True, help="Ignore '# noqa' comments ('# steplint: disable=' still applies).")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what is left.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply the unsafe fixes too.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff instead of writing them (exit 1 if any).")
 @click.option(
     "-j", "--jobs", type=click.IntRange(min=1), help="Processes that build summaries (default: one per CPU; 1: in-process)."
 )
@@ -146,7 +149,7 @@ def _check(paths: list[str], options: dict) -> int:
             target_version_source="from --target-version" if target else None,
         )
         if paths == ["-"]:
-            data = sys.stdin.buffer.read()
+            data = options["stdin_data"] = sys.stdin.buffer.read()
             result = lint_source(data, stdin_name or "-", settings, use_noqa=not options.get("disable_noqa"))
         else:
             result = lint_paths(
@@ -165,10 +168,21 @@ def _check(paths: list[str], options: dict) -> int:
         raise _UsageError(f"--target-version: {exc}") from None
 
     diagnostics = result.diagnostics
+    outcome = None
+    if options.get("fix") or options.get("diff"):
+        outcome, done = _fix(diagnostics, settings, options)
+        if done is not None:
+            return done
+        diagnostics = outcome.remaining
     if options.get("verbose"):
         click.echo(f"steplint: target agent-framework-core {_target(settings)}", err=True)
         click.echo(f"steplint: {result.files} file(s) checked, {len(diagnostics)} finding(s)", err=True)
     text = statistics(diagnostics) if options.get("statistics") else FORMATTERS[options["output_format"]](diagnostics)
+    if outcome is not None:  # "Fixed 2 findings in 1 file; 0 remaining.": in text output, else on stderr
+        if options["output_format"] == "text" and not options.get("output_file"):
+            text += outcome.summary() + "\n"
+        else:
+            click.echo(outcome.summary(), err=True)
     output_file = options.get("output_file")
     if output_file:
         try:
@@ -181,6 +195,32 @@ def _check(paths: list[str], options: dict) -> int:
     if diagnostics and not options.get("exit_zero"):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _fix(diagnostics: list, settings, options: dict):  # -> (FixOutcome, exit code when done)
+    """--diff prints the changes; --fix writes them (standard input: prints the fixed text)."""
+    from steplint.autofix import fix_findings, write_fixed
+
+    stdin = options.get("stdin_data")
+    sources = {diagnostics[0].path: stdin} if stdin is not None and diagnostics else None
+    outcome = fix_findings(
+        diagnostics, settings, unsafe=bool(options.get("unsafe_fixes")), use_noqa=not options.get("disable_noqa"), sources=sources
+    )
+    if options.get("diff"):
+        click.echo(outcome.diff(), nl=False)
+        click.echo(outcome.summary(would=True), err=True)
+        return outcome, EXIT_FINDINGS if outcome.files else EXIT_CLEAN
+    if stdin is not None:
+        from steplint.formatters import as_text
+
+        click.echo(outcome.files[0].encoded() if outcome.files else stdin, nl=False)
+        click.echo(as_text(outcome.remaining) + outcome.summary(), err=True)
+        return outcome, EXIT_FINDINGS if outcome.remaining and not options.get("exit_zero") else EXIT_CLEAN
+    try:
+        write_fixed(outcome)
+    except OSError as exc:
+        raise _UsageError(f"cannot write the fixed file {exc.filename}: {exc.strerror or exc}") from None
+    return outcome, None
 
 
 def _target(settings) -> str:
@@ -212,17 +252,24 @@ def list_rules(markdown: bool) -> None:
 
 
 @cli.command("rule")
-@click.argument("code")
-def show_rule(code: str) -> None:
-    """Print the documentation of rule CODE."""
-    from steplint.rules.registry import rule_for
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print every rule's documentation, in code order.")
+def show_rule(code: str | None, show_all: bool) -> None:
+    """Print the documentation of rule CODE (or of every rule, with --all)."""
+    from steplint.rules.registry import RULES, rule_for
 
-    rule = rule_for(code)
-    if rule is None:
+    if show_all == (code is not None):
+        click.echo("steplint: error: give one rule code, or --all (see 'steplint rules')", err=True)
+        sys.exit(EXIT_ERROR)
+    rules = RULES if show_all else (rule_for(code or ""),)
+    if rules[0] is None:
         click.echo(f"steplint: error: unknown rule code '{code}' (see 'steplint rules')", err=True)
         sys.exit(EXIT_ERROR)
-    click.echo(f"# {rule.code} {rule.name} ({rule.severity}, {'on by default' if rule.default_enabled else 'opt-in'})\n")
-    click.echo(rule.doc())
+    for number, rule in enumerate(rules):
+        if number:
+            click.echo()
+        click.echo(f"# {rule.code} {rule.name} ({rule.severity}, {'on by default' if rule.default_enabled else 'opt-in'})\n")
+        click.echo(rule.doc())
 
 
 @cli.command("lsp")

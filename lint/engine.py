@@ -10,11 +10,12 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from steplint.config import Settings
 from steplint.diagnostics import Diagnostic
 from steplint.discovery import PYTHON_SUFFIXES, Excluder, discover
+from steplint.fixes import seed_sources
 from steplint.model import Analysis
 from steplint.modules import module_name
 from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, parse_bytes, read_source
@@ -182,16 +183,18 @@ def lint_paths(
 def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = True) -> RunResult:
     """Lint a buffer as the file ``path`` in its project (stdin, flake8, an editor's unsaved text)."""
     summary = summarize_source(data, path)
-    return RunResult(analyze([summary], settings, use_noqa), 1, {path: summary})
+    return RunResult(analyze([summary], settings, use_noqa, sources={path: data}), 1, {path: summary})
 
 
 def analyze(
-    summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True, loader: ModuleLoader | None = None
+    summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True, loader: ModuleLoader | None = None,
+    sources: Mapping[str, bytes] | None = None,
 ) -> list[Diagnostic]:
     """Findings in ``summaries``, and in files of the run the prefilter skipped (``loader.unchecked``)."""
     rules = [rule() for rule in selected_rules(settings)]
     loader = loader or ModuleLoader(summaries)
     analysis = Analysis(summaries, settings.target_version or NEWEST, loader=loader)
+    seed_sources(analysis, sources)  # fixes are made from this text, not from the file on disk
     silencers = {s.path: FileSuppressions(s, settings, use_noqa) for s in summaries}
     found: set[Diagnostic] = set()
     for summary in summaries:

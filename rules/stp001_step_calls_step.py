@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
-from steplint.diagnostics import Diagnostic
-from steplint.model import Analysis
+import libcst as cst
+
+from steplint.diagnostics import Diagnostic, Fix
+from steplint.fixes import rewrite_call, source_text
+from steplint.model import Analysis, Decorated
 from steplint.rules.base import Rule
-from steplint.summary import ModuleSummary
+from steplint.summary import CallSite, ModuleSummary, Ref
 
 
 class StepCallsStep(Rule):
@@ -44,8 +48,15 @@ class StepCallsStep(Rule):
     ```
 
     ## Fix safety
-    The fix (`--unsafe-fixes`) rewrites the call to `inner.__wrapped__(...)`.
-    It is unsafe: the inner result is then no longer checkpointed on its own.
+    The fix rewrites `await tick(job)` to `await tick.__wrapped__(job)`,
+    flattening the call as DBOS does; `--fix` leaves it out unless
+    `--unsafe-fixes` is given, because it changes what is checkpointed: the
+    inner code then runs as part of the outer step, with no cache entry,
+    checkpoint or executor events of its own, and it runs again whenever the
+    outer step does. It is offered only where `__wrapped__` is a drop-in:
+    a step defined by a plain or nested function (not in a class body) that
+    takes no run context (`ctx`, or a `RunContext` annotation), which MAF
+    would inject and `__wrapped__` does not.
 
     ## References
     - https://github.com/microsoft/agent-framework/issues/9383
@@ -99,7 +110,7 @@ async def wrapper(x: str) -> str:
                 inner = analysis.step_of(analysis.call_target(outer.module, owner, call))
                 if inner is None:
                     continue
-                yield analysis.diagnostic(
+                finding = analysis.diagnostic(
                     outer.module,
                     call.span,
                     StepCallsStep,
@@ -109,3 +120,30 @@ async def wrapper(x: str) -> str:
                     "or install steplint.runtime_shim in scoped mode",
                     severity=analysis.nested_call_severity(inner),
                 )
+                yield replace(finding, fix=_inline_fix(analysis, outer.module, call, inner))
+
+
+def _inline_fix(analysis: Analysis, module: ModuleSummary, call: CallSite, inner: Decorated) -> Fix | None:
+    """``tick(x)`` -> ``tick.__wrapped__(x)`` where ``__wrapped__`` takes the same arguments (see Fix safety)."""
+    if not isinstance(call.callee, Ref) or not _runs_inline(analysis, inner):
+        return None
+    return rewrite_call(
+        source_text(analysis, module),
+        call.span,
+        call.callee.dotted,
+        _call_wrapped,
+        title=f"Call '{inner.display}.__wrapped__(...)' inline",
+        safe=False,
+    )
+
+
+def _runs_inline(analysis: Analysis, inner: Decorated) -> bool:
+    body = inner.body
+    if body is None or body.class_qualname is not None:
+        return False
+    scope = analysis.index.function(inner.module, body.parent)
+    return not any(analysis.is_context_param(inner.module, scope, param) for param in body.params)
+
+
+def _call_wrapped(call: cst.Call) -> cst.Call:
+    return call.with_changes(func=cst.Attribute(value=call.func, attr=cst.Name("__wrapped__")))

@@ -47,12 +47,25 @@ def expected_in(path: Path, root: Path) -> set[tuple[str, int, str]]:
 
 
 def fixture_entries() -> list[Path]:
-    """Every file directly under fixtures/, and every folder (a multi-module project)."""
-    return sorted(p for p in FIXTURES.iterdir() if p.suffix in (".py", ".pyi") or (p.is_dir() and not p.name.startswith((".", "_"))))
+    """Every file directly under fixtures/, and every folder (a multi-module project).
+
+    ``X.fixed.py`` is not a fixture: it is what fixing ``X.py`` must give (tests/test_fixes.py).
+    """
+    return sorted(
+        p
+        for p in FIXTURES.iterdir()
+        if (p.suffix in (".py", ".pyi") and not is_fix_golden(p)) or (p.is_dir() and not p.name.startswith((".", "_")))
+    )
+
+
+def is_fix_golden(path: Path) -> bool:
+    return path.name.endswith(".fixed.py")
 
 
 def _files_of(entry: Path) -> list[Path]:
-    return [entry] if entry.is_file() else sorted(p for p in entry.rglob("*") if p.suffix in (".py", ".pyi"))
+    if entry.is_file():
+        return [entry]
+    return sorted(p for p in entry.rglob("*") if p.suffix in (".py", ".pyi") and not is_fix_golden(p))
 
 
 def expected_for(entry: Path) -> set[tuple[str, int, str]]:
