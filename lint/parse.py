@@ -248,5 +248,8 @@ def _syntax_error(exc: SyntaxError) -> ParseError:
 
 
 def _too_complex(exc: BaseException) -> ParseError:
-    reason = "nesting too deep to parse" if isinstance(exc, RecursionError) else "out of memory while parsing"
+    if isinstance(exc, RecursionError):
+        reason = "nesting too deep to parse"
+    else:  # CPython's parser raises a bare MemoryError when its own stack overflows
+        reason = "too complex to parse (Python's parser ran out of room: nesting too deep, or too little memory)"
     return ParseError(f"cannot analyze: {reason}", 1, 0)
