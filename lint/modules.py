@@ -3,6 +3,7 @@
 The root is the nearest folder above the file's chain of packages (folders
 with ``__init__.py``/``__init__.pyi``); a ``src/`` folder above the file is a
 root too, so ``src/pkg/mod.py`` is ``pkg.mod`` even in a namespace package.
+A file no import can name (``a.b.py``, ``.py``) gets a name no import uses.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ def _is_package_dir(directory: str) -> bool:
 def module_name(path: str | Path) -> tuple[str, bool]:
     """The module's dotted name, and whether it is a package's ``__init__``."""
     path = Path(os.path.abspath(path))
-    stem = path.name.rsplit(".", 1)[0]
+    # ``helpers.extra.py`` cannot be imported at all, least of all as ``helpers.extra``: a dot
+    # in a stem must not make it a submodule of a module it merely shares a prefix with.
+    stem = path.name.rsplit(".", 1)[0].replace(".", "-") or "-"
     is_package = stem == "__init__"
     parts: list[str] = [] if is_package else [stem]
     directory = path.parent

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from expectations import FIXTURES
 from hostile_corpus import STEPS, Hostile, corpus, write_corpus
 
 import steplint.downlevel
@@ -382,6 +383,36 @@ def test_a_rule_that_fails_on_one_module_becomes_that_modules_stp900(project, mo
     internal = [d for d in other if d.code == "STP900"][0]
     assert "internal error in STP999 (ZeroDivisionError: division by zero)" in internal.message
     assert stp001_in_good(diagnostics, project)
+
+
+# --- a file's findings depend on what it imports, not on what else is linted -------------------
+
+
+def _placed(diagnostics: list[Diagnostic]) -> set[tuple[str, int, int, str, str]]:
+    return {(os.path.abspath(d.path), d.line, d.column, d.code, d.message) for d in diagnostics}
+
+
+def test_each_fixture_file_alone_has_the_findings_it_has_among_all_the_others():
+    files = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".py", ".pyi") and not p.name.endswith(".fixed.py"))
+    settings = Settings(project_root=FIXTURES)
+    together = _placed(lint_paths([str(p) for p in files], settings, jobs=1).diagnostics)
+    assert together
+    for path in files:
+        alone = _placed(lint_paths([str(path)], settings, jobs=1).diagnostics)
+        assert alone == {f for f in together if f[0] == str(path)}, path.relative_to(FIXTURES)
+
+
+def test_a_dotted_file_name_is_no_submodule(tmp_path):
+    """``helpers.extra.py`` cannot be imported as ``helpers.extra``: linting it alongside changes nothing."""
+    (tmp_path / "helpers.py").write_text("X = 1\n", encoding="utf-8")
+    (tmp_path / "helpers.extra.py").write_text(STEPS.split("\n\n\n@step\nasync def outer")[0] + "\n", encoding="utf-8")
+    (tmp_path / "flow.py").write_text(
+        "from agent_framework import step\n\nfrom helpers import extra\n\n\n"
+        "@step\nasync def outer(x: int) -> int:\n    return await extra.inner(x)\n",
+        encoding="utf-8",
+    )
+    assert lint([tmp_path / "flow.py", tmp_path / "helpers.py"], tmp_path) == []
+    assert lint([tmp_path / "flow.py", tmp_path / "helpers.py", tmp_path / "helpers.extra.py"], tmp_path) == []
 
 
 # --- positions survive odd encodings and newer syntax -----------------------------------------
