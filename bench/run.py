@@ -232,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--with-fixit", action="store_true", help="also time Fixit (slow)")
     parser.add_argument("--stdlib-libcst", action="store_true", help="also parse the standard library with libcst")
     parser.add_argument("--quick", action="store_true", help="a smoke run: tiny corpora, one repetition, no stdlib")
-    parser.add_argument("--corpus-dir", default=str(HERE / "corpus"))
+    # Outside the repository: Fixit (like git) skips what .gitignore lists, and bench/corpus/ is listed.
+    parser.add_argument("--corpus-dir", default=os.path.join(tempfile.gettempdir(), "steplint-bench-corpus"))
     parser.add_argument("--markdown", help="also write the table and goals to this file")
     args = parser.parse_args(argv)
     if args.quick:

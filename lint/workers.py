@@ -9,11 +9,16 @@ summarizing a handful of files.
 
 from __future__ import annotations
 
+import copyreg
+import dataclasses
 import multiprocessing
+import operator
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, TypeVar
+
+from steplint import summary
 
 T = TypeVar("T")
 
@@ -50,3 +55,28 @@ def _context() -> multiprocessing.context.BaseContext:
     if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
+
+
+def _pickle_by_constructor() -> None:
+    """Pickle summary objects as ``Cls(*fields)``.
+
+    A slots dataclass's own ``__getstate__`` calls ``dataclasses.fields()`` for
+    every object, which made pickling a third of a cold run; an ``attrgetter``
+    reads the fields in C. Classes with fields ``__init__`` does not take keep
+    the default.
+    """
+    for cls in vars(summary).values():
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == summary.__name__):
+            continue
+        fields = dataclasses.fields(cls)
+        if not all(f.init for f in fields):
+            continue
+        names = tuple(f.name for f in fields)
+        read = operator.attrgetter(*names)
+        if len(names) == 1:
+            copyreg.pickle(cls, lambda obj, cls=cls, read=read: (cls, (read(obj),)))
+        else:
+            copyreg.pickle(cls, lambda obj, cls=cls, read=read: (cls, read(obj)))
+
+
+_pickle_by_constructor()
