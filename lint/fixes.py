@@ -7,8 +7,8 @@ turned into the smallest text edit that has the same effect (``tick(x)`` ->
 can offer them as code actions, and ``apply_fixes`` applies them to any text
 that the findings were made from (a file, an unsaved buffer).
 
-Only the reported call is parsed, never the whole module: fixes cost nothing in
-files without fixable findings.
+Only the reported call is parsed, never the whole module, and libcst is only
+imported then: fixes cost nothing in files without fixable findings.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
-import libcst as cst
-
 from steplint.diagnostics import Diagnostic, Edit, Fix
 from steplint.parse import decode_source
 from steplint.summary import ModuleSummary, Span
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from steplint.model import Analysis
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as steplint.parse counts lines
@@ -64,7 +64,7 @@ def rewrite_call(
     text: str | None,
     span: Span,
     callee: str,
-    transform: Callable[[cst.Call], cst.BaseExpression],
+    transform: Callable[["cst.Call"], "cst.BaseExpression"],
     *,
     title: str,
     safe: bool,
@@ -76,6 +76,8 @@ def rewrite_call(
     """
     if text is None:
         return None
+    import libcst as cst
+
     snippet = _between(text, span)
     if snippet is None:
         return None
@@ -90,8 +92,10 @@ def rewrite_call(
     return Fix((edit,), safe=safe, title=title) if edit is not None else None
 
 
-def dotted_name(node: cst.BaseExpression) -> str | None:
+def dotted_name(node: "cst.BaseExpression") -> str | None:
     """``a.b.c`` for a Name/Attribute chain (whatever the spaces, parentheses and comments), else None."""
+    import libcst as cst
+
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):

@@ -33,7 +33,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from steplint.versions import Version, format_version, parse_version
+from steplint.versions import Version, parse_version
 
 PACKAGES = ("agent-framework-core", "agent-framework")  # core first: it is what the rules are about
 LOCK_FILES = ("uv.lock", "poetry.lock")
@@ -275,7 +275,7 @@ def _toml(path: Path) -> dict:
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):  # deep nesting recurses in tomllib
         return {}
 
 

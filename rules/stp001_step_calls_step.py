@@ -1,15 +1,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterator
-
-import libcst as cst
+from typing import TYPE_CHECKING, Iterator
 
 from steplint.diagnostics import Diagnostic, Fix
 from steplint.fixes import rewrite_call, source_text
 from steplint.model import Analysis, Decorated
 from steplint.rules.base import Rule
 from steplint.summary import CallSite, ModuleSummary, Ref
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class StepCallsStep(Rule):
@@ -145,5 +146,7 @@ def _runs_inline(analysis: Analysis, inner: Decorated) -> bool:
     return not any(analysis.is_context_param(inner.module, scope, param) for param in body.params)
 
 
-def _call_wrapped(call: cst.Call) -> cst.Call:
+def _call_wrapped(call: "cst.Call") -> "cst.Call":
+    import libcst as cst  # only where a fix is made: most runs never need libcst
+
     return call.with_changes(func=cst.Attribute(value=call.func, attr=cst.Name("__wrapped__")))

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from cli_samples import steplint
 
 CLEAN = "from agent_framework import step\n\n@step\nasync def tick(x: str) -> str:\n    return x\n"
 
-
-def _steplint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "steplint", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize(
@@ -30,7 +24,7 @@ def _steplint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 def test_a_bad_configuration_exits_2_with_one_line(tmp_path, config, message):
     (tmp_path / "pyproject.toml").write_text(config)
     (tmp_path / "a.py").write_text(CLEAN)
-    result = _steplint("a.py", cwd=tmp_path)
+    result = steplint("a.py", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
@@ -42,5 +36,5 @@ def test_a_bad_configuration_exits_2_with_one_line(tmp_path, config, message):
 def test_an_explicit_config_file_is_checked_the_same_way(tmp_path):
     (tmp_path / "lint.toml").write_text("[tool.steplint]\nignore = 3\n")
     (tmp_path / "a.py").write_text(CLEAN)
-    result = _steplint("--config", "lint.toml", "a.py", cwd=tmp_path)
+    result = steplint("--config", "lint.toml", "a.py", cwd=tmp_path)
     assert result.returncode == 2 and "lint.toml: 'ignore' must be a list of strings" in result.stderr

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_samples import nested, steplint
 from expectations import FIXTURES, settings_for
 
 from steplint.autofix import fix_findings
@@ -19,17 +18,7 @@ from steplint.summary import Span
 
 GOLDENS = sorted(FIXTURES.rglob("*.fixed.py"))
 
-NESTED = """\
-from agent_framework import step
-
-@step
-async def tick(x: str) -> str:
-    return x
-
-@step
-async def wrapper(x: str) -> str:
-    return await tick(x)
-"""
+NESTED = nested()
 
 
 def _source_of(golden: Path) -> Path:
@@ -136,15 +125,9 @@ def test_a_buffer_that_differs_from_the_file_on_disk_gets_its_own_fix(tmp_path):
 # --- the command line ------------------------------------------------------------------------
 
 
-def _steplint(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "steplint", *args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=120
-    )
-
-
 def test_cli_fix_applies_only_safe_fixes_and_says_so(tmp_path):
     (tmp_path / "nested.py").write_text(NESTED)
-    result = _steplint("--fix", "nested.py", cwd=tmp_path)
+    result = steplint("--fix", "nested.py", cwd=tmp_path)
     assert result.returncode == 1
     assert (tmp_path / "nested.py").read_text() == NESTED
     assert result.stdout.splitlines()[-1] == "No fixes applied; 1 remaining (1 unsafe fix available with --unsafe-fixes)."
@@ -152,26 +135,26 @@ def test_cli_fix_applies_only_safe_fixes_and_says_so(tmp_path):
 
 def test_cli_unsafe_fixes_write_report_what_is_left_and_a_second_run_changes_nothing(tmp_path):
     (tmp_path / "nested.py").write_text(NESTED + "\n@step\nasync def again(x: str) -> str:\n    return await tick(tick)\n")
-    result = _steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path)
+    result = steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout == "Fixed 2 findings in 1 file; 0 remaining.\n"
     fixed = (tmp_path / "nested.py").read_text()
     assert "return await tick.__wrapped__(x)\n" in fixed and "return await tick.__wrapped__(tick)\n" in fixed
-    second = _steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path)
+    second = steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path)
     assert second.returncode == 0 and second.stdout == "No fixes applied; 0 remaining.\n"
     assert (tmp_path / "nested.py").read_text() == fixed
 
 
 def test_cli_fix_with_json_keeps_stdout_json(tmp_path):
     (tmp_path / "nested.py").write_text(NESTED)
-    result = _steplint("--fix", "--unsafe-fixes", "--format", "json", "nested.py", cwd=tmp_path)
+    result = steplint("--fix", "--unsafe-fixes", "--format", "json", "nested.py", cwd=tmp_path)
     assert result.returncode == 0 and result.stdout == "[]\n"
     assert "Fixed 1 finding in 1 file; 0 remaining." in result.stderr
 
 
 def test_cli_diff_prints_without_writing_and_exits_1(tmp_path):
     (tmp_path / "nested.py").write_text(NESTED)
-    result = _steplint("--diff", "--unsafe-fixes", "nested.py", cwd=tmp_path)
+    result = steplint("--diff", "--unsafe-fixes", "nested.py", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout == (
         "--- nested.py\n+++ nested.py\n@@ -6,4 +6,4 @@\n \n @step\n async def wrapper(x: str) -> str:\n"
@@ -180,7 +163,7 @@ def test_cli_diff_prints_without_writing_and_exits_1(tmp_path):
     assert "Would fix 1 finding in 1 file." in result.stderr
     assert (tmp_path / "nested.py").read_text() == NESTED
     # Without --unsafe-fixes there is nothing to show: exit 0.
-    safe_only = _steplint("--diff", "nested.py", cwd=tmp_path)
+    safe_only = steplint("--diff", "nested.py", cwd=tmp_path)
     assert safe_only.returncode == 0 and safe_only.stdout == ""
     assert "No fixes available (1 unsafe fix available with --unsafe-fixes)." in safe_only.stderr
 
@@ -189,23 +172,23 @@ def test_cli_fix_keeps_encoding_bom_and_line_endings(tmp_path):
     latin = "# -*- coding: latin-1 -*-\n# café\n" + NESTED
     (tmp_path / "latin.py").write_bytes(latin.replace("\n", "\r\n").encode("latin-1"))
     (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbf" + NESTED.encode())
-    assert _steplint("--fix", "--unsafe-fixes", ".", cwd=tmp_path).returncode == 0
+    assert steplint("--fix", "--unsafe-fixes", ".", cwd=tmp_path).returncode == 0
     expected = latin.replace("tick(x)", "tick.__wrapped__(x)").replace("\n", "\r\n").encode("latin-1")
     assert (tmp_path / "latin.py").read_bytes() == expected
     assert (tmp_path / "bom.py").read_bytes() == b"\xef\xbb\xbf" + NESTED.replace("tick(x)", "tick.__wrapped__(x)").encode()
 
 
 def test_cli_fix_on_standard_input_prints_the_fixed_text(tmp_path):
-    result = _steplint("--fix", "--unsafe-fixes", "--stdin-filename", "nested.py", "-", cwd=tmp_path, stdin=NESTED)
+    result = steplint("--fix", "--unsafe-fixes", "--stdin-filename", "nested.py", "-", cwd=tmp_path, stdin=NESTED)
     assert result.returncode == 0
     assert result.stdout == NESTED.replace("tick(x)", "tick.__wrapped__(x)")
     assert "Fixed 1 finding in 1 file; 0 remaining." in result.stderr
-    diff = _steplint("--diff", "--unsafe-fixes", "--stdin-filename", "nested.py", "-", cwd=tmp_path, stdin=NESTED)
+    diff = steplint("--diff", "--unsafe-fixes", "--stdin-filename", "nested.py", "-", cwd=tmp_path, stdin=NESTED)
     assert diff.returncode == 1 and "+    return await tick.__wrapped__(x)" in diff.stdout
 
 
 def test_cli_fix_leaves_a_silenced_finding_alone(tmp_path):
     source = NESTED.replace("return await tick(x)", "return await tick(x)  # noqa: STP001")
     (tmp_path / "nested.py").write_text(source)
-    assert _steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path).returncode == 0
+    assert steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path).returncode == 0
     assert (tmp_path / "nested.py").read_text() == source

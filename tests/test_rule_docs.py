@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from cli_samples import steplint
 
 from steplint.rules.registry import RULES
 
-ROOT = Path(__file__).resolve().parent.parent
 ORDER = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety", "## References")
 REQUIRED = ORDER[:4]
 MAF_ISSUE = "https://github.com/microsoft/agent-framework/issues/9383"
@@ -49,12 +46,9 @@ def test_the_call_order_rules_are_registered():
     assert CALL_ORDER_RULES <= {rule.code for rule in RULES}
 
 
-def _steplint(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "steplint", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
-
 
 def test_rules_lists_code_name_severity_and_default_state():
-    result = _steplint("rules")
+    result = steplint("rules")
     assert result.returncode == 0
     rows = [line.split() for line in result.stdout.splitlines()]
     assert [row[:4] for row in rows] == [
@@ -63,21 +57,21 @@ def test_rules_lists_code_name_severity_and_default_state():
 
 
 def test_rule_prints_the_doc_page_case_insensitively():
-    result = _steplint("rule", "stp001")
+    result = steplint("rule", "stp001")
     assert result.returncode == 0
     assert result.stdout.startswith("# STP001 step-calls-step (error, on by default)\n\n## What it does\n")
     assert MAF_ISSUE in result.stdout and "## Fix safety" in result.stdout
-    assert _steplint("rule", "STP100").stdout.startswith("# STP100 unused-noqa (warning, opt-in)\n")
+    assert steplint("rule", "STP100").stdout.startswith("# STP100 unused-noqa (warning, opt-in)\n")
 
 
 def test_rule_all_prints_every_page_in_code_order():
-    result = _steplint("rule", "--all")
+    result = steplint("rule", "--all")
     assert result.returncode == 0
     assert re.findall(r"^# (STP\d{3}) ", result.stdout, flags=re.M) == [rule.code for rule in RULES]
 
 
 @pytest.mark.parametrize("args", [("rule", "STP999"), ("rule", "step-calls-step"), ("rule",), ("rule", "STP001", "--all")])
 def test_rule_usage_errors_exit_2_with_one_line(args):
-    result = _steplint(*args)
+    result = steplint(*args)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("steplint: error: ")

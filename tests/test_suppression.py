@@ -3,32 +3,18 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_samples import nested, steplint
 
 from steplint.config import Settings
 from steplint.engine import lint_paths
 from steplint.suppression import glob_matches, per_file_ignores
 from steplint.suppression_comments import scan_suppressions
 
-NESTED = """\
-from agent_framework import step
-
-@step
-async def tick(x: str) -> str:
-    return x
-
-@step
-async def wrapper(x: str) -> str:
-    return await tick(x){comment}
-"""
-
-
 def lint(tmp_path: Path, comment: str = "", use_noqa: bool = True, **settings) -> list[tuple[int, str]]:
-    (tmp_path / "nested.py").write_text(NESTED.format(comment=comment))
+    (tmp_path / "nested.py").write_text(nested(comment))
     result = lint_paths([str(tmp_path / "nested.py")], Settings(project_root=tmp_path, **settings), use_noqa=use_noqa)
     return [(d.line, d.code) for d in result.diagnostics]
 
@@ -101,7 +87,7 @@ def test_noqa_with_a_colon_and_nothing_after_it_is_bare(tmp_path):
 
 
 def test_disable_file_anywhere(tmp_path):
-    (tmp_path / "nested.py").write_text(NESTED.format(comment="") + "# steplint: disable-file=STP001\n")
+    (tmp_path / "nested.py").write_text(nested() + "# steplint: disable-file=STP001\n")
     assert lint_paths([str(tmp_path / "nested.py")], Settings(project_root=tmp_path)).diagnostics == []
 
 
@@ -189,33 +175,29 @@ def test_stp100_can_itself_be_silenced(tmp_path):
 # --- CLI ----------------------------------------------------------------------------------
 
 
-def _steplint(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "steplint", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
-
-
 def test_cli_disable_noqa(tmp_path):
-    (tmp_path / "nested.py").write_text(NESTED.format(comment="  # noqa: STP001"))
-    assert _steplint("nested.py", cwd=tmp_path).returncode == 0
-    result = _steplint("--disable-noqa", "nested.py", cwd=tmp_path)
+    (tmp_path / "nested.py").write_text(nested("  # noqa: STP001"))
+    assert steplint("nested.py", cwd=tmp_path).returncode == 0
+    result = steplint("--disable-noqa", "nested.py", cwd=tmp_path)
     assert result.returncode == 1 and "nested.py:9:18: STP001" in result.stdout
-    result = _steplint("--disable-noqa", "--extend-select", "STP100", "nested.py", cwd=tmp_path)
+    result = steplint("--disable-noqa", "--extend-select", "STP100", "nested.py", cwd=tmp_path)
     assert "STP100" not in result.stdout
 
 
 def test_cli_per_file_ignores_from_a_parent_config(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.steplint.per-file-ignores]\n"pkg/*" = ["STP001"]\n')
     (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "nested.py").write_text(NESTED.format(comment=""))
-    (tmp_path / "nested.py").write_text(NESTED.format(comment=""))
-    assert _steplint("nested.py", cwd=tmp_path / "pkg").returncode == 0  # run from inside pkg/: still pkg/*
-    result = _steplint(".", cwd=tmp_path)
+    (tmp_path / "pkg" / "nested.py").write_text(nested())
+    (tmp_path / "nested.py").write_text(nested())
+    assert steplint("nested.py", cwd=tmp_path / "pkg").returncode == 0  # run from inside pkg/: still pkg/*
+    result = steplint(".", cwd=tmp_path)
     assert result.returncode == 1 and result.stdout.splitlines() == [
         line for line in result.stdout.splitlines() if line.startswith("nested.py:")
     ]
 
 
 def test_cli_stp100_message(tmp_path):
-    (tmp_path / "nested.py").write_text(NESTED.format(comment="  # noqa: STP001, STP002"))
-    result = _steplint("--extend-select", "STP100", "nested.py", cwd=tmp_path)
+    (tmp_path / "nested.py").write_text(nested("  # noqa: STP001, STP002"))
+    result = steplint("--extend-select", "STP100", "nested.py", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout == "nested.py:9:27: STP100 unused noqa: STP002 silences nothing on this line; remove it\n"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_samples import steplint
 
 from steplint.config import ConfigError, load_settings
 from steplint.project_version import detect
@@ -16,12 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NESTED = ROOT / "fixtures" / "target_version_nested.py"
 
 
-def _steplint(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "steplint", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
-
 
 def _findings(*args: str, cwd: Path = ROOT) -> list[tuple[int, str, str]]:
-    result = _steplint("--format", "json", *args, cwd=cwd)
+    result = steplint("--format", "json", *args, cwd=cwd)
     assert result.returncode in (0, 1), result.stderr
     return [(d["line"], d["code"], d["severity"]) for d in json.loads(result.stdout)]
 
@@ -33,24 +29,25 @@ def test_the_same_nested_step_file_under_1_19_and_1_23():
     old = _findings("--target-version", "1.19", str(NESTED))
     new = _findings("--target-version", "1.23", str(NESTED))
     # str arguments: an error where every key is call-order, a warning where they are fingerprinted.
-    assert (29, "STP001", "error") in old and (29, "STP001", "warning") in new
+    assert (30, "STP001", "error") in old and (30, "STP001", "warning") in new
     # A pydantic argument falls back to call order on both: an error on both.
-    assert (30, "STP001", "error") in old and (30, "STP001", "error") in new
-    # STP010 needs fingerprints to exist.
-    assert (23, "STP010", "error") in new and not [f for f in old if f[1] == "STP010"]
+    assert (31, "STP001", "error") in old and (31, "STP001", "error") in new
+    # STP010 needs fingerprints to exist; replay_key= needs 1.20.
+    assert (24, "STP010", "error") in new and not [f for f in old if f[1] == "STP010"]
+    assert (35, "STP041", "error") in old and not [f for f in new if f[1] == "STP041"]
 
 
 def test_a_declared_version_decides_when_nothing_else_does(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "flow.py").write_text(NESTED.read_text())
     (tmp_path / "requirements.txt").write_text("agent-framework-core==1.19.0\n")
-    assert (29, "STP001", "error") in _findings("flow.py", cwd=tmp_path)
+    assert (30, "STP001", "error") in _findings("flow.py", cwd=tmp_path)
     (tmp_path / "requirements.txt").write_text("agent-framework-core>=1.21\n")
-    assert (29, "STP001", "warning") in _findings("flow.py", cwd=tmp_path)
+    assert (30, "STP001", "warning") in _findings("flow.py", cwd=tmp_path)
     # the command line beats the declaration, and --isolated reads no project file
-    assert (29, "STP001", "error") in _findings("--target-version", "1.19", "flow.py", cwd=tmp_path)
+    assert (30, "STP001", "error") in _findings("--target-version", "1.19", "flow.py", cwd=tmp_path)
     (tmp_path / "requirements.txt").write_text("agent-framework-core==1.19.0\n")
-    assert (29, "STP001", "warning") in _findings("--isolated", "flow.py", cwd=tmp_path)
+    assert (30, "STP001", "warning") in _findings("--isolated", "flow.py", cwd=tmp_path)
 
 
 def test_configuration_beats_the_declaration_and_the_command_line_beats_both(tmp_path):
@@ -59,20 +56,20 @@ def test_configuration_beats_the_declaration_and_the_command_line_beats_both(tmp
     (tmp_path / "pyproject.toml").write_text(
         '[project]\nname = "app"\ndependencies = ["agent-framework-core>=1.21"]\n\n[tool.steplint]\ntarget-version = "1.19"\n'
     )
-    assert (29, "STP001", "error") in _findings("flow.py", cwd=tmp_path)
-    assert (29, "STP001", "warning") in _findings("--target-version", "1.22", "flow.py", cwd=tmp_path)
+    assert (30, "STP001", "error") in _findings("flow.py", cwd=tmp_path)
+    assert (30, "STP001", "warning") in _findings("--target-version", "1.22", "flow.py", cwd=tmp_path)
 
 
 def test_verbose_says_which_version_and_where_it_came_from(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "flow.py").write_text(NESTED.read_text())
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\ndependencies = ["agent-framework-core>=1.20,<2"]\n')
-    result = _steplint("-v", "flow.py", cwd=tmp_path)
+    result = steplint("-v", "flow.py", cwd=tmp_path)
     assert "target agent-framework-core 1.20.0 (from pyproject.toml [project].dependencies: agent-framework-core>=1.20,<2)" in result.stderr
-    result = _steplint("-v", "--target-version", "1.19", "flow.py", cwd=tmp_path)
+    result = steplint("-v", "--target-version", "1.19", "flow.py", cwd=tmp_path)
     assert "target agent-framework-core 1.19.0 (from --target-version)" in result.stderr
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n')
-    result = _steplint("-v", "flow.py", cwd=tmp_path)
+    result = steplint("-v", "flow.py", cwd=tmp_path)
     assert "target agent-framework-core 1.23.0 (the newest: no project file declares agent-framework-core)" in result.stderr
 
 
@@ -81,7 +78,7 @@ def test_target_version_in_config_must_be_a_quoted_version(tmp_path):
     with pytest.raises(ConfigError, match=r"quoted version such as \"1.21\", not 1.2"):
         load_settings(None, tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.steplint]\ntarget-version = "one"\n')
-    result = _steplint(".", cwd=tmp_path)
+    result = steplint(".", cwd=tmp_path)
     assert result.returncode == 2 and "'target-version' must be a version" in result.stderr
 
 
