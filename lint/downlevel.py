@@ -32,6 +32,7 @@ import select
 import signal
 import sys
 import time
+import warnings
 from typing import Callable
 
 import libcst as cst
@@ -285,7 +286,9 @@ def _expressions(parts: list[cst.BaseExpression]):
 
 def _parses(source: str) -> bool:
     try:
-        ast.parse(f"(\n{source}\n)", mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(f"(\n{source}\n)", mode="eval")
         return True
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False

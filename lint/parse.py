@@ -14,12 +14,14 @@ keeping every line and column where it was.
 from __future__ import annotations
 
 import ast
+import codecs
 import errno
 import io
 import os
 import re
 import stat
 import tokenize
+import warnings
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
@@ -172,7 +174,11 @@ def decode_source(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        line = 1 if b"coding" in data.split(b"\n", 1)[0] else 2
+        line = _declaration_line(data)
+        if b"coding" not in data.split(b"\n", line)[line - 1]:
+            raise DecodeFailure(f"line {line} is not valid utf-8, and no other encoding is declared", line) from None
+        if data.startswith(codecs.BOM_UTF8):
+            raise DecodeFailure("the file starts with a UTF-8 byte order mark but declares another encoding", line) from None
         raise DecodeFailure(f"cannot read the encoding declaration: {exc.msg}", line) from None
     try:
         text = data.decode(encoding)
@@ -186,6 +192,18 @@ def decode_source(data: bytes) -> str:
     return text
 
 
+def _declaration_line(data: bytes) -> int:
+    """The line an encoding problem is on: the first, unless it is fine and a second exists."""
+    first, newline, _ = data.partition(b"\n")
+    if not newline or b"coding" in first:
+        return 1
+    try:
+        first.decode("utf-8")
+    except UnicodeDecodeError:
+        return 1
+    return 2
+
+
 def count_lines(text: str) -> int:
     breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
     return breaks + (1 if text and text[-1] not in "\r\n" else 0)
@@ -196,7 +214,7 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
         text = text[1:]
     line_count = count_lines(text)
     try:
-        tree = ast.parse(text, filename=filename)
+        tree = _quiet_parse(text, filename)
         return ParsedSource(text, tree, None, line_count)
     except SyntaxError as exc:
         if "\0" in text:  # Python says only "cannot contain null bytes", without a line
@@ -214,19 +232,53 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
     if older is None:
         return ParsedSource(text, None, error, line_count)
     try:
-        return ParsedSource(text, ast.parse(older, filename=filename), None, line_count)
+        return ParsedSource(text, _quiet_parse(older, filename), None, line_count)
     except (SyntaxError, ValueError):
         return ParsedSource(text, None, error, line_count)
     except (RecursionError, MemoryError) as exc:
         return ParsedSource(text, None, _too_complex(exc), line_count)
 
 
+def _quiet_parse(text: str, filename: str) -> ast.Module:
+    """``ast.parse`` without its warnings (invalid escapes...): they are about the checked code, not steplint's output."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename=filename)
+
+
 def parse_bytes(data: bytes, filename: str = "<unknown>") -> ParsedSource:
     try:
         text = decode_source(data)
     except DecodeFailure as exc:
-        return ParsedSource("", None, ParseError(str(exc), exc.line, 0), 0)
+        lenient = _lenient_decode(data)
+        if lenient is None:
+            return ParsedSource("", None, ParseError(str(exc), exc.line, 0), 0)
+        text = lenient
     return parse_text(text, filename)
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*(?P<name>[-\w.]+)", re.MULTILINE)
+
+
+def _lenient_decode(data: bytes) -> str | None:
+    """Text for bytes that do not decode but that CPython compiles all the same, else None.
+
+    ``compile()`` on bytes, which is how the import system compiles a module,
+    tolerates undecodable bytes in comments: such a module imports, so it is
+    analyzed, with U+FFFD for the bytes.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    cookie = _COOKIE.search(b"\n".join(data.split(b"\n", 2)[:2]))
+    try:
+        text = data.decode(cookie.group("name").decode("ascii") if cookie else "utf-8", errors="replace")
+    except LookupError:
+        text = data.decode("utf-8", errors="replace")
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def _nul_error(text: str) -> ParseError:
