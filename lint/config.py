@@ -144,7 +144,11 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
             values["max_file_size"] = parse_size(table["max-file-size"])
         except ValueError as exc:
             raise ConfigError(f"{config_file}: 'max-file-size' {exc}") from None
-    return Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
+    settings = Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
+    from steplint.selection import check_selectors  # not at the top: the rule modules import this one
+
+    check_selectors(settings, str(config_file))
+    return settings
 
 
 def _string_list(value: object, key: str, config_file: Path) -> tuple[str, ...]:

@@ -1,4 +1,9 @@
-"""Which rules run: ``select``/``extend-select``/``ignore``, by code prefix."""
+"""Which rules run: ``select``/``extend-select``/``ignore``, by code prefix.
+
+A selector that names no rule is an error wherever it is written (``ignore``
+and ``per-file-ignores`` too): a typo there would otherwise silently keep a
+rule on.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +14,26 @@ from steplint.rules.registry import RULES
 
 def _matches(selector: str, code: str) -> bool:
     selector = selector.strip().upper()
-    return selector == "ALL" or code.startswith(selector)
+    return selector in ("ALL", "*") or code.startswith(selector)
+
+
+def check_selectors(settings: Settings, source: str = "") -> None:
+    """Raise ConfigError for a selector that names no rule; ``source`` (a config file) prefixes the message."""
+    named = {
+        "select": settings.select or (),
+        "extend-select": settings.extend_select,
+        "ignore": settings.ignore,
+        **{f'per-file-ignores "{pattern}"': codes for pattern, codes in settings.per_file_ignores.items()},
+    }
+    for where, selectors in named.items():
+        for selector in selectors:
+            if not any(_matches(selector, rule.code) for rule in RULES):
+                prefix = f"{source}: " if source else ""
+                raise ConfigError(f"{prefix}unknown rule selector '{selector}' in {where} (see 'steplint rules')")
 
 
 def selected_rules(settings: Settings) -> list[type[Rule]]:
-    for selector in (*(settings.select or ()), *settings.extend_select):
-        if not any(_matches(selector, rule.code) for rule in RULES):
-            raise ConfigError(f"unknown rule selector '{selector}' (see 'steplint rules')")
+    check_selectors(settings)  # the command line's, and settings made in code
     if settings.select is None:
         chosen = {rule.code for rule in RULES if rule.default_enabled}
     else:

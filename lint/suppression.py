@@ -120,7 +120,7 @@ def per_file_ignores(path: str, settings: Settings) -> tuple[str, ...]:
     codes: list[str] = []
     for pattern, listed in settings.per_file_ignores.items():
         if glob_matches(relative, absolute.as_posix(), pattern):
-            codes.extend(code.upper() for code in listed)
+            codes.extend(ALL if code.upper() == "ALL" else code.upper() for code in listed)
     return tuple(codes)
 
 

@@ -17,6 +17,8 @@ CLEAN = "from agent_framework import step\n\n@step\nasync def tick(x: str) -> st
         ("[tool.steplint]\nselect = [1]\n", "'select' must be a list of strings"),
         ('[tool.steplint]\nper-file-ignores = ["tests/*"]\n', "'per-file-ignores' must be a table of glob = [codes]"),
         ("[tool.steplint]\ntarget-version = 1.20\n", "'target-version' must be a quoted version"),
+        ('[tool.steplint]\nignore = ["STP01O"]\n', "unknown rule selector 'STP01O' in ignore"),
+        ('[tool.steplint.per-file-ignores]\n"tests/*" = ["E501"]\n', "unknown rule selector 'E501' in per-file-ignores \"tests/*\""),
         ("[tool.steplint\nselect = []\n", "invalid TOML: Expected ']' at the end of a table declaration (at line 1, column 15)"),
         ('[tool.steplint]\nselect = ["STP"\n', "invalid TOML"),
     ],

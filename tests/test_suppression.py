@@ -121,6 +121,11 @@ def test_per_file_ignores_globs(relative, pattern, matches):
     assert glob_matches(relative, "/project/" + relative, pattern) is matches
 
 
+def test_per_file_ignores_all(tmp_path):
+    settings = dict(per_file_ignores={"nested.py": ("ALL",)}, config_file=tmp_path / "pyproject.toml")
+    assert lint(tmp_path, **settings) == []
+
+
 def test_per_file_ignores_are_relative_to_the_config_folder(tmp_path):
     project = tmp_path / "project"
     (project / "tests").mkdir(parents=True)
