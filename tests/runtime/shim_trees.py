@@ -90,6 +90,10 @@ class Scenario:
             self.crashed = True
             raise Crash(f"crash {phase} children of {path}")
 
+    def complete(self, path: Path) -> None:
+        """Record that the body at *path* returned (subclasses also journal it to disk)."""
+        self.completions.append(path)
+
 
 SCENARIO: Scenario | None = None
 CURRENT_PATH: ContextVar[Path] = ContextVar("shim_trees_current_path", default=())
@@ -125,7 +129,7 @@ async def _body(step: str, argument: Any) -> str:
     SCENARIO.checkpoint(path, "before")
     children = await _call_children(path, node.children, node.concurrent_children)
     SCENARIO.checkpoint(path, "after")
-    SCENARIO.completions.append(path)
+    SCENARIO.complete(path)
     return f"{step}.{node.label}@{'.'.join(map(str, path))}[{','.join(children)}]"
 
 
