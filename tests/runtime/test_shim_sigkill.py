@@ -14,7 +14,10 @@ fresh interpreter that forks one child per scenario.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -87,12 +90,25 @@ def run_driver(phase: str, directory: Path, scenarios: list[KillScenario]) -> No
 
 @pytest.fixture(scope="module")
 def killed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Run every kill scenario's first run in one driver process, then every resume in another."""
-    directory = tmp_path_factory.mktemp("kills")
-    kills = [scenario_of(mode, shape, kind, kill) for mode, shape, kind, kill, _ in KILL_POINTS + MAF_ALONE_NESTED]
-    uninterrupted = [scenario_of(mode, shape, kind, None) for mode, shape in PROMISED for kind in ARG_KINDS]
-    run_driver("first", directory, kills + uninterrupted)
-    run_driver("resume", directory, kills)
+    """Run every kill scenario's first run in one driver process, then every resume in another.
+
+    Once per session: pytest-xdist workers share the session's temporary root,
+    and the first worker to get there runs the drivers while the other waits.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    directory = root / "sigkill-scenarios"
+    with open(root / "sigkill-scenarios.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (directory / "done").exists():
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir()
+            kills = [scenario_of(*point[:4]) for point in KILL_POINTS + MAF_ALONE_NESTED]
+            uninterrupted = [scenario_of(mode, shape, kind, None) for mode, shape in PROMISED for kind in ARG_KINDS]
+            run_driver("first", directory, kills + uninterrupted)
+            run_driver("resume", directory, kills)
+            (directory / "done").touch()
     return directory
 
 
