@@ -18,7 +18,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, TypeVar
 
-from steplint import summary
+from steplint import diagnostics, summary
 
 T = TypeVar("T")
 
@@ -58,15 +58,16 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _pickle_by_constructor() -> None:
-    """Pickle summary objects as ``Cls(*fields)``.
+    """Pickle summaries and findings as ``Cls(*fields)``.
 
     A slots dataclass's own ``__getstate__`` calls ``dataclasses.fields()`` for
     every object, which made pickling a third of a cold run; an ``attrgetter``
     reads the fields in C. Classes with fields ``__init__`` does not take keep
     the default.
     """
-    for cls in vars(summary).values():
-        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == summary.__name__):
+    classes = [(cls, module) for module in (summary, diagnostics) for cls in vars(module).values()]
+    for cls, module in classes:
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__):
             continue
         fields = dataclasses.fields(cls)
         if not all(f.init for f in fields):
