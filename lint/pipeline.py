@@ -29,7 +29,7 @@ from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, parse_bytes,
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
 from steplint.stack import call_deep
 from steplint.summary import ModuleSummary
-from steplint.workers import map_files
+from steplint.workers import WorkerPool
 
 
 @dataclass
@@ -73,6 +73,11 @@ class LintRun:
         return self._loaded_entries
 
     def run(self, paths: list[str], force_exclude: bool = False) -> RunResult:
+        # One pool for the run: reading, syntax checks and summaries share its start-up.
+        with WorkerPool(self.jobs) as self._pool:
+            return self._run(paths, force_exclude)
+
+    def _run(self, paths: list[str], force_exclude: bool) -> RunResult:
         files = discover(paths, excluder_for(self.settings), force_exclude=force_exclude)
         self.stats.discovered = len(files)
         named = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
@@ -121,7 +126,7 @@ class LintRun:
             else:
                 missing.append((file, key))
         work = partial(read_and_scan, max_size=self.settings.max_file_size)
-        for (file, key), read in zip(missing, map_files(work, [f.path for f, _ in missing], self.jobs)):
+        for (file, key), read in zip(missing, self._pool.map(work, [f.path for f, _ in missing])):
             found[file.path] = self._adopt(file, key, read)
         return found
 
@@ -169,7 +174,7 @@ class LintRun:
             if entry is None or entry.syntax_ok is None:
                 unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
-        for path, broken in zip(unknown, map_files(partial(summary_if_broken, max_size=self.settings.max_file_size), unknown, self.jobs)):
+        for path, broken in zip(unknown, self._pool.map(partial(summary_if_broken, max_size=self.settings.max_file_size), unknown)):
             entry = self._entries.get(os.path.abspath(path))
             if entry is not None:
                 entry.syntax_ok = broken is None
@@ -189,7 +194,7 @@ class LintRun:
 
     def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
         missing = [p for p in paths if self._cached_summary(p) is None]
-        built = map_files(partial(pickled_summary, max_size=self.settings.max_file_size), missing, self.jobs)
+        built = self._pool.map(partial(pickled_summary, max_size=self.settings.max_file_size), missing)
         self.stats.summarized += len(built)
         for blob in built:
             self._remember(pickle.loads(blob), blob)

@@ -40,13 +40,37 @@ def workers_for(files: int, jobs: int) -> int:
 
 def map_files(work: Callable[[str], T], paths: list[str], jobs: int) -> list[T]:
     """``work(path)`` for every path, in order, in up to ``jobs`` processes (``work`` must be picklable)."""
-    workers = workers_for(len(paths), jobs)
-    if workers <= 1:
-        return [work(path) for path in paths]
-    # Chunks of a few dozen files keep the pipes busy without starving a worker at the end.
-    chunk = max(1, min(64, len(paths) // (workers * 8)))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        return list(pool.map(work, paths, chunksize=chunk))
+    with WorkerPool(jobs) as pool:
+        return pool.map(work, paths)
+
+
+class WorkerPool:
+    """Up to ``jobs`` processes, started on the first batch large enough to need them and kept for the run."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self._executor: ProcessPoolExecutor | None = None
+
+    def map(self, work: Callable[[str], T], paths: list[str]) -> list[T]:
+        workers = workers_for(len(paths), self.jobs)
+        if workers <= 1 and self._executor is None:
+            return [work(path) for path in paths]
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+        # Chunks of a few dozen files keep the pipes busy without starving a worker at the end.
+        chunk = max(1, min(64, len(paths) // (self.jobs * 8)))
+        return list(self._executor.map(work, paths, chunksize=chunk))
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def _context() -> multiprocessing.context.BaseContext:
