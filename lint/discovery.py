@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from pathlib import Path
 
 DEFAULT_EXCLUDES = (
@@ -23,6 +24,19 @@ DEFAULT_EXCLUDES = (
     "*.egg-info", "site-packages",
 )
 PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+@lru_cache(maxsize=64)
+def _split_patterns(patterns: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(patterns matched against each path component, patterns matched against the relative path)."""
+    bare = [pattern.rstrip("/") for pattern in patterns]
+    return tuple(b for b in bare if "/" not in b), tuple(b.lstrip("/") for b in bare if "/" in b)
+
+
+@lru_cache(maxsize=65536)
+def _name_excluded(part: str, names: tuple[str, ...]) -> bool:
+    # Folder names repeat across a tree: each is matched against the patterns once per run.
+    return any(fnmatchcase(part, name) for name in names)
 
 
 class MissingPath(Exception):
@@ -38,19 +52,16 @@ class Excluder:
         # Only the components below a folder the user named count: linting
         # ``.venv/lib/site-packages/pkg`` on purpose must not exclude itself.
         parts = Path(os.path.relpath(path, walked_from)).parts if walked_from else Path(path).parts
+        names, paths = _split_patterns(self.patterns)
+        if any(_name_excluded(part, names) for part in parts if part not in (".", "..")):
+            return True
+        if not paths:
+            return False
         try:
             relative = Path(os.path.abspath(path)).relative_to(self.root).as_posix()
         except ValueError:
-            relative = None
-        for pattern in self.patterns:
-            bare = pattern.rstrip("/")
-            if "/" in bare:
-                if relative is not None and (fnmatchcase(relative, bare.lstrip("/")) or fnmatchcase(relative, bare.lstrip("/") + "/*")):
-                    return True
-                continue
-            if any(fnmatchcase(part, bare) for part in parts if part not in (".", "..")):
-                return True
-        return False
+            return False
+        return any(fnmatchcase(relative, bare) or fnmatchcase(relative, bare + "/*") for bare in paths)
 
 
 def discover(paths: list[str], excluder: Excluder, force_exclude: bool = False) -> list[str]:
