@@ -172,9 +172,10 @@ def apply_fixes_counted(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[s
             applied += 1
             continue
         ranges = [_range(starts, text, edit) for edit in fix.edits]
-        if any(r is None for r in ranges) or any(_overlaps(r, other) for r in ranges for other in taken):
+        valid = [r for r in ranges if r is not None]
+        if len(valid) < len(ranges) or any(_overlaps(r, other) for r in valid for other in taken):
             continue
-        taken.extend(r for r in ranges if r is not None)
+        taken.extend(valid)
         seen.add(fix.edits)
         applied += 1
     for start, end, replacement in sorted(taken, reverse=True):
@@ -192,8 +193,7 @@ def _range(starts: list[int], text: str, edit: Edit) -> tuple[int, int, str] | N
     return start, end, edit.replacement
 
 
-def _overlaps(a: tuple[int, int, str] | None, b: tuple[int, int, str]) -> bool:
-    assert a is not None
+def _overlaps(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
     if a[0] == a[1] == b[0] == b[1]:
         return True  # two insertions at one place: their order would be a guess
     return a[0] < b[1] and b[0] < a[1]
