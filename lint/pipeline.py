@@ -25,7 +25,7 @@ from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, p
 from steplint.config import Settings
 from steplint.discovery import discover
 from steplint.engine import ModuleLoader, RunResult, analyze, excluder_for, summarize_path
-from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, parse_bytes, read_source
+from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, decode_source, quiet_parse, read_source
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
 from steplint.stack import call_deep
 from steplint.summary import ModuleSummary
@@ -160,7 +160,7 @@ class LintRun:
         return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
 
     def _broken(self, modules: list[ModuleFile], checked: set[str]) -> set[str]:
-        """Skipped files that do not parse: they are checked after all, and report STP900.
+        """Skipped files that may not parse: they are checked after all (a broken one reports STP900).
 
         A ``__pycache__`` file that this interpreter wrote for the file's current
         stat proves it compiles (the import system trusts the same test); every
@@ -174,14 +174,11 @@ class LintRun:
             if entry is None or entry.syntax_ok is None:
                 unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
-        for path, broken in zip(unknown, self._pool.map(partial(summary_if_broken, max_size=self.settings.max_file_size), unknown)):
+        for path, ok in zip(unknown, self._pool.map(partial(parses, max_size=self.settings.max_file_size), unknown)):
             entry = self._entries.get(os.path.abspath(path))
             if entry is not None:
-                entry.syntax_ok = broken is None
+                entry.syntax_ok = ok
                 self._dirty = True
-            if broken is not None:
-                self.stats.summarized += 1
-                self._remember(broken)
         return {m.path for m in modules if m.path not in checked and not self._syntax_ok(m.path)}
 
     def _syntax_ok(self, path: str) -> bool:
@@ -310,15 +307,18 @@ def pickled_summary(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> 
         return call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
 
 
-def summary_if_broken(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> ModuleSummary | None:
-    """None when the file reads and parses; else its summary, which says why (STP900)."""
+def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
+    """The file decodes and ``ast`` parses it as it is: it cannot be a STP900.
+
+    False means "maybe": the file is then summarized like any checked file, and
+    ``summarize_path`` (newer syntax rewritten, every reason spelled out) decides.
+    """
     try:
-        data = read_source(path, max_size)
-        if parse_bytes(data, path).error is None:
-            return None
-    except Exception:  # whatever breaks here breaks the summary too: let it say so
-        pass
-    return summarize_path(path, max_size)
+        text = decode_source(read_source(path, max_size))
+        quiet_parse(text[1:] if text.startswith("\ufeff") else text, path)
+    except Exception:  # unreadable, undecodable, a syntax error, too deep...: let the summary say
+        return False
+    return True
 
 
 def _compiled_by_this_python(path: str) -> bool:

@@ -58,16 +58,20 @@ def project(tmp_path):
 
 @pytest.fixture
 def parses(monkeypatch):
-    """Every file parsed in this process, in order."""
+    """Every file parsed in this process (for a summary, or for a syntax check), in order."""
     seen: list[str] = []
-    for module in (steplint.engine, steplint.pipeline):
-        original = module.parse_bytes
+    original_bytes, original_quiet = steplint.engine.parse_bytes, steplint.pipeline.quiet_parse
 
-        def recording(data, filename="<unknown>", _original=original):
-            seen.append(Path(filename).name)
-            return _original(data, filename)
+    def parse_bytes(data, filename="<unknown>"):
+        seen.append(Path(filename).name)
+        return original_bytes(data, filename)
 
-        monkeypatch.setattr(module, "parse_bytes", recording)
+    def quiet_parse(source, filename="<unknown>", mode="exec"):
+        seen.append(Path(filename).name)
+        return original_quiet(source, filename, mode)
+
+    monkeypatch.setattr(steplint.engine, "parse_bytes", parse_bytes)
+    monkeypatch.setattr(steplint.pipeline, "quiet_parse", quiet_parse)
     return seen
 
 
