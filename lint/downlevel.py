@@ -25,19 +25,19 @@ count of the text's nesting tokens stays far below what that stack can hold.
 
 from __future__ import annotations
 
-import ast
+import faulthandler
 import os
 import re
 import select
 import signal
 import sys
 import time
-import warnings
 from typing import Callable
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from steplint.parse import LINE_BREAK, quiet_parse
 from steplint.stack import call_deep
 
 # Text that may hold syntax newer than 3.10's: a cheap gate in front of libcst.
@@ -48,7 +48,6 @@ _NEWER_SYNTAX = re.compile(
     r"|\bexcept\b[^:\n]*,"  # except A, B:
     r"|(?<![\w.])(?:[fFtT][rR]?|[rR][fFtT])['\"]"  # f-strings and t-strings
 )
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # Just enough of a tokenizer to measure nesting: strings and comments are skipped, brackets
 # opened and closed, and operators, keywords and strings counted along the current path.
 _NESTING = re.compile(
@@ -129,7 +128,7 @@ class _Edits:
 
     def __init__(self, text: str):
         self.text = text
-        self.line_starts = [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+        self.line_starts = [0] + [match.end() for match in LINE_BREAK.finditer(text)]
         self.replacements: dict[int, str] = {}  # start offset -> replacement of that many characters
         self.changed = False
         self.failed = False
@@ -147,7 +146,7 @@ class _Edits:
     def blank(self, start: int, end: int) -> str | None:
         """Spaces for ``text[start:end]``, with line breaks kept behind a ``\\`` (None when impossible)."""
         chars = [" " if ch not in "\r\n" else ch for ch in self.text[start:end]]
-        for match in _LINE_BREAK.finditer(self.text, start, end):
+        for match in LINE_BREAK.finditer(self.text, start, end):
             before = match.start() - start - 1
             if before < 0 or chars[before] in "\r\n":
                 return None
@@ -286,9 +285,7 @@ def _expressions(parts: list[cst.BaseExpression]):
 
 def _parses(source: str) -> bool:
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(f"(\n{source}\n)", mode="eval")
+        quiet_parse(f"(\n{source}\n)", mode="eval")
         return True
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
@@ -305,6 +302,7 @@ def _in_child(work: Callable[[str], str | None], text: str) -> str | None:
         status = 1
         try:
             os.close(read_end)
+            faulthandler.disable()  # a crash here is expected and handled: no dump on the user's stderr
             result = call_deep(work, text)
             payload = b"\x00" if result is None else b"\x01" + result.encode("utf-8", "surrogatepass")
             view = memoryview(payload)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from steplint.summary import ParseError
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python's tokenizer breaks lines
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 #: The default ``max-file-size``: generated files beyond it are not worth a parse.
@@ -49,7 +49,7 @@ class ParsedSource:
 
     def line_text(self, line: int) -> str:
         if self._lines is None:
-            self._lines = _LINE_BREAK.split(self.text)
+            self._lines = LINE_BREAK.split(self.text)
         if 1 <= line <= len(self._lines):
             return self._lines[line - 1]
         return ""
@@ -184,7 +184,8 @@ def decode_source(data: bytes) -> str:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise DecodeFailure(f"line {line} is not valid {encoding}: {exc.reason} (byte {data[exc.start:exc.start + 1]!r})", line) from None
+        byte = data[exc.start : exc.start + 1]
+        raise DecodeFailure(f"line {line} is not valid {encoding}: {exc.reason} (byte {byte!r})", line) from None
     except LookupError as exc:
         raise DecodeFailure(f"cannot decode as {encoding}: {exc}") from None
     if text.startswith("\ufeff"):
@@ -214,7 +215,7 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
         text = text[1:]
     line_count = count_lines(text)
     try:
-        tree = _quiet_parse(text, filename)
+        tree = quiet_parse(text, filename)
         return ParsedSource(text, tree, None, line_count)
     except SyntaxError as exc:
         if "\0" in text:  # Python says only "cannot contain null bytes", without a line
@@ -232,18 +233,18 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
     if older is None:
         return ParsedSource(text, None, error, line_count)
     try:
-        return ParsedSource(text, _quiet_parse(older, filename), None, line_count)
+        return ParsedSource(text, quiet_parse(older, filename), None, line_count)
     except (SyntaxError, ValueError):
         return ParsedSource(text, None, error, line_count)
     except (RecursionError, MemoryError) as exc:
         return ParsedSource(text, None, _too_complex(exc), line_count)
 
 
-def _quiet_parse(text: str, filename: str) -> ast.Module:
+def quiet_parse(source: str | bytes, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
     """``ast.parse`` without its warnings (invalid escapes...): they are about the checked code, not steplint's output."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(text, filename=filename)
+        return ast.parse(source, filename=filename, mode=mode)
 
 
 def parse_bytes(data: bytes, filename: str = "<unknown>") -> ParsedSource:
@@ -268,9 +269,7 @@ def _lenient_decode(data: bytes) -> str | None:
     analyzed, with U+FFFD for the bytes.
     """
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(data)
+        quiet_parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     cookie = _COOKIE.search(b"\n".join(data.split(b"\n", 2)[:2]))

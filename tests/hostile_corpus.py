@@ -109,22 +109,15 @@ async def outer[T = int](x: int) -> str:
     return f"{'nested'} {f"{await inner(x)}"} {x!r:>{len("é")}}"
 '''
 
-PY314 = '''from agent_framework import step
-
-
-@step
-async def inner(x: int) -> int:
-    return x
-
-
-@step
-async def outer(x: int) -> str:
-    try:
-        pass
-    except ValueError, TypeError:
-        pass
-    return t"{await inner(x)}"
-'''
+PY314 = STEPS.replace(
+    "async def outer(x: int) -> int:\n    return await inner(x)\n",
+    "async def outer(x: int) -> str:\n"
+    "    try:\n"
+    "        pass\n"
+    "    except ValueError, TypeError:\n"
+    "        pass\n"
+    '    return t"{await inner(x)}"\n',
+)
 
 STUB = '''from typing import overload
 

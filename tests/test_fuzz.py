@@ -27,7 +27,8 @@ from steplint.config import Settings
 from steplint.diagnostics import Diagnostic
 from steplint.engine import lint_source
 
-pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::DeprecationWarning")  # hypothesmith compiles what it generates
+# hypothesmith compiles what it generates, and CPython warns about some of it
+pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::DeprecationWarning")
 
 REQUESTED = int(os.environ.get("STEPLINT_FUZZ_EXAMPLES", "0") or 0)
 SETTINGS = Settings(project_root=FIXTURES, extend_select=("ALL",))
@@ -128,7 +129,8 @@ def mutated_fixture(draw: st.DrawFn) -> tuple[Path, bytes]:
         elif kind == "flip" and data:
             data[at] ^= 1 << draw(st.integers(0, 7))
         elif kind == "insert":
-            data[at:at] = draw(st.binary(min_size=1, max_size=8) | st.sampled_from([b"(", b"\x00", b"\t", b'"""', b"\xff", b"\r", b"\\"]))
+            awkward = st.sampled_from([b"(", b"\x00", b"\t", b'"""', b"\xff", b"\r", b"\\"])
+            data[at:at] = draw(st.binary(min_size=1, max_size=8) | awkward)
         else:
             lines = bytes(data).splitlines(keepends=True)
             if not lines:

@@ -13,9 +13,11 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -291,7 +293,8 @@ def test_a_file_over_the_default_size_limit_is_not_read(project):
 def test_max_file_size_from_config_and_cli(project):
     (project / "pyproject.toml").write_text('[tool.steplint]\nmax-file-size = "100B"\n', encoding="utf-8")
     small_limit = run_cli("--no-cache", ".", cwd=project)
-    assert small_limit.returncode == 1 and "good.py:1:1: STP900" in small_limit.stdout and "max-file-size 100 bytes" in small_limit.stdout
+    assert small_limit.returncode == 1 and "good.py:1:1: STP900" in small_limit.stdout
+    assert "max-file-size 100 bytes" in small_limit.stdout
     override = run_cli("--no-cache", "--max-file-size", "1MB", ".", cwd=project)
     assert "STP900" not in override.stdout and "good.py:11" in override.stdout
     unlimited = run_cli("--no-cache", "--max-file-size", "0", ".", cwd=project)
@@ -336,7 +339,11 @@ def test_an_internal_error_while_summarizing_one_file_is_that_files_stp900(proje
         return real(parsed, path, module, is_package)
 
     monkeypatch.setattr(steplint.engine, "summarize", faulty)
-    for fault, reason in ((KeyError("boom"), "internal error while summarizing (KeyError: 'boom')"), (MemoryError(), "out of memory"), (RecursionError(), "nesting too deep")):
+    for fault, reason in (
+        (KeyError("boom"), "internal error while summarizing (KeyError: 'boom')"),
+        (MemoryError(), "out of memory"),
+        (RecursionError(), "nesting too deep"),
+    ):
         faults["other.py"] = fault
         diagnostics = lint([project], project)
         other = findings_of(diagnostics, project / "other.py")
@@ -413,6 +420,27 @@ def test_a_dotted_file_name_is_no_submodule(tmp_path):
     )
     assert lint([tmp_path / "flow.py", tmp_path / "helpers.py"], tmp_path) == []
     assert lint([tmp_path / "flow.py", tmp_path / "helpers.py", tmp_path / "helpers.extra.py"], tmp_path) == []
+
+
+# --- libcst runs where it cannot take the linter down --------------------------------------------
+
+
+@pytest.mark.skipif(not steplint.downlevel._FORK_IS_SAFE, reason="the child process is used on Linux")
+def test_a_crash_or_a_hang_in_the_libcst_child_only_costs_the_rewrite(monkeypatch):
+    assert steplint.downlevel._in_child(lambda text: text.upper(), "type x = 1") == "TYPE X = 1"
+    assert steplint.downlevel._in_child(lambda text: os.kill(os.getpid(), signal.SIGSEGV), "type x = 1") is None
+    assert steplint.downlevel._in_child(lambda text: 1 / 0, "type x = 1") is None
+    monkeypatch.setattr(steplint.downlevel, "CHILD_TIMEOUT_SECONDS", 0.5)
+    assert steplint.downlevel._in_child(lambda text: time.sleep(60), "type x = 1") is None
+
+
+def test_libcst_is_not_asked_about_nesting_python_rejects_anyway():
+    shallow = "type X = int\n" + "x = " + "(" * 200 + "1" + ")" * 200 + "\n"
+    assert steplint.downlevel._shallow_enough(shallow)
+    assert not steplint.downlevel._shallow_enough(shallow.replace("(" * 200, "(" * 201).replace(")" * 200, ")" * 201))
+    assert not steplint.downlevel._shallow_enough("type X = int\nx = " + "1 + " * 1000 + "1\n")
+    # Brackets and operators inside strings and comments do not count.
+    assert steplint.downlevel._shallow_enough("type X = int\nx = '" + "(" * 5000 + "'  # " + "[" * 5000 + "\n")
 
 
 # --- positions survive odd encodings and newer syntax -----------------------------------------
