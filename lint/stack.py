@@ -13,6 +13,7 @@ waits for the thread.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from typing import Callable, TypeVar
@@ -26,6 +27,16 @@ RECURSION_LIMIT = 30_000
 
 _serial = threading.RLock()  # re-entered only by the fallback below, on the same thread
 _inside = threading.local()
+
+
+def _fresh_lock_after_fork() -> None:
+    """A forked child has one thread: a lock another thread of the parent held must not bind it."""
+    global _serial
+    _serial = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_after_fork)
 
 
 def call_deep(function: Callable[..., T], *args: object) -> T:
