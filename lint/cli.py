@@ -119,14 +119,23 @@ class _UsageError(Exception):
     pass
 
 
+def _target_version(text: str | None):  # noqa: ANN202 - a Version or None
+    from steplint.versions import parse_version
+
+    if not text:
+        return None
+    try:
+        return parse_version(text)
+    except ValueError as exc:
+        raise _UsageError(f"--target-version: {exc}") from None
+
+
 def _check(paths: list[str], options: dict) -> int:
     from steplint.config import ConfigError, load_settings
     from steplint.discovery import MissingPath
     from steplint.engine import lint_paths, lint_source
     from steplint.workers import default_jobs
     from steplint.formatters import FORMATTERS, statistics
-    from steplint.versions import parse_version
-
     paths = paths or ["."]
     stdin_name = options.get("stdin_filename")
     start = Path(stdin_name).parent if stdin_name and paths == ["-"] else Path(paths[0] if paths[0] != "-" else ".")
@@ -144,7 +153,7 @@ def _check(paths: list[str], options: dict) -> int:
             extend_exclude=(settings.extend_exclude + _patterns(options["extend_exclude"]))
             if options.get("extend_exclude")
             else None,
-            target_version=parse_version(target) if target else None,
+            target_version=_target_version(target),
             max_file_size=options.get("max_file_size"),
             target_version_source="from --target-version" if target else None,
         )
@@ -164,8 +173,6 @@ def _check(paths: list[str], options: dict) -> int:
         raise _UsageError(str(exc)) from None
     except MissingPath as exc:
         raise _UsageError(f"path not found: {exc}") from None
-    except ValueError as exc:
-        raise _UsageError(f"--target-version: {exc}") from None
 
     diagnostics = result.diagnostics
     outcome = None

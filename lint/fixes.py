@@ -14,6 +14,7 @@ imported then: fixes cost nothing in files without fixable findings.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from steplint.diagnostics import Diagnostic, Edit, Fix
@@ -114,7 +115,13 @@ def _between(text: str, span: Span) -> str | None:
 
 def line_starts(text: str) -> list[int]:
     """The offset where each line starts (line breaks of any style, as ``steplint.parse`` counts them)."""
-    return [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
+    return list(_line_starts(text))
+
+
+@lru_cache(maxsize=8)
+def _line_starts(text: str) -> tuple[int, ...]:
+    # Every fix in a file asks for the same text's line starts: compute them once (str caches its hash).
+    return (0, *(match.end() for match in _LINE_BREAK.finditer(text)))
 
 
 def smallest_edit(old: str, new: str, line: int, column: int) -> Edit | None:
