@@ -9,8 +9,22 @@ of the step that spawned them, which is exactly the parent we want.
 from __future__ import annotations
 
 import hashlib
+import re
 from contextvars import ContextVar
 from typing import Any
+
+# A scoped key carries "@" and the parent call's scope token: "tick@<16 hex>::0".
+SCOPE_SEPARATOR = "@"
+_SCOPE_LENGTH = 16
+SCOPED_KEY = re.compile(rf"{SCOPE_SEPARATOR}[0-9a-f]{{{_SCOPE_LENGTH}}}")
+
+
+def key_text(key: Any) -> str:
+    """The text a checkpoint stores for *key* (counter-scheme keys are ``(name, index)`` tuples)."""
+    if isinstance(key, tuple):
+        name, index = key
+        return f"{name}::{index}"
+    return str(key)
 
 
 class StepFrame:
@@ -40,7 +54,7 @@ class StepFrame:
         at any depth and free of JSON escaping (fingerprint keys are JSON).
         """
         if self._scope is None:
-            self._scope = hashlib.sha256(key_text.encode("utf-8")).hexdigest()[:16]
+            self._scope = hashlib.sha256(key_text.encode("utf-8")).hexdigest()[:_SCOPE_LENGTH]
         return self._scope
 
 

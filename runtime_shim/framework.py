@@ -85,7 +85,7 @@ _SCHEMES = (
             "_get_cached_result",
         ),
         init_references=("_replay_key", "_wrapper_identity_is_durable", "_identity_signature", "_ctx_param_name"),
-        module_functions=("_hash_step_identity", "_validate_step_cache_key"),
+        module_functions=("_hash_step_identity", "_validate_step_cache_key", "_decode_versioned_step_cache_key"),
     ),
 )
 

@@ -18,6 +18,7 @@ from steplint.runtime_shim.errors import (
 from steplint.runtime_shim.fingerprint_guard import POLICIES, Policy, guarded_replay_identity
 from steplint.runtime_shim.framework import COUNTER, Framework, detect_framework
 from steplint.runtime_shim.key_scoping import scoped_allocators, verify_scoped_keys_survive_checkpoints
+from steplint.runtime_shim.legacy_replay import legacy_replay_hooks
 from steplint.runtime_shim.patching import PatchSet
 from steplint.runtime_shim.step_calls import shimmed_step_call
 from steplint.runtime_shim.versions import installed_framework_version, require_tested_version
@@ -82,8 +83,9 @@ def _patch(framework: Framework, options: _Options) -> PatchSet:
         ),
     )
     if options.mode == "scoped":
-        for name, allocator in scoped_allocators(framework).items():
-            patches.replace(run_context, name, allocator)
+        replacements = {**scoped_allocators(framework), **legacy_replay_hooks(framework)}
+        for name, replacement in replacements.items():
+            patches.replace(run_context, name, replacement)
     if framework.scheme != COUNTER and options.on_unfingerprintable != "allow":
         original = framework.original(step_wrapper, "_get_replay_identity")
         patches.replace(

@@ -26,14 +26,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from steplint.runtime_shim.errors import UnsupportedFrameworkError
-from steplint.runtime_shim.frames import current_step_frame
+from steplint.runtime_shim.frames import SCOPE_SEPARATOR, current_step_frame, key_text
 from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.legacy_replay import legacy_replay_of
 
 Allocator = Callable[..., Any]
 # Rewrites an allocator's arguments (after self) to scope them by a parent scope token.
 ArgumentScoper = Callable[[tuple[Any, ...], str], tuple[Any, ...]]
-
-SCOPE_SEPARATOR = "@"
 
 
 def scope_step_name(arguments: tuple[Any, ...], scope: str) -> tuple[Any, ...]:
@@ -45,14 +44,6 @@ def scope_identity(arguments: tuple[Any, ...], scope: str) -> tuple[Any, ...]:
     """``(name, wrapper_identity, identity)`` -> identity scoped: scopes fingerprint-occurrence keys."""
     step_name, wrapper_identity, identity = arguments
     return (step_name, wrapper_identity, f"{identity}{SCOPE_SEPARATOR}{scope}")
-
-
-def key_text(key: Any) -> str:
-    """The text a checkpoint stores for *key* (counter-scheme keys are ``(name, index)`` tuples)."""
-    if isinstance(key, tuple):
-        name, index = key
-        return f"{name}::{index}"
-    return str(key)
 
 
 def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> Allocator:
@@ -67,9 +58,17 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
         if frame is None or frame.run_context is not self:
             return original(self, *arguments)
         parent = frame.parent
+        # Restored from a checkpoint without scoped keys: also count as MAF alone would.
+        replay = legacy_replay_of(self) if scoper is not None else None
+        maf_key = None if replay is None else original(replay.maf_counters, *arguments)
         if parent is not None and scoper is not None:
             arguments = scoper(arguments, parent.scope(key_text(parent.key)))
         key = original(self, *arguments)
+        if replay is not None:
+            if parent is None:
+                replay.settle(self, key, maf_key)
+            else:
+                replay.nested = True
         # The last key allocated for a call is the one MAF caches it under.
         frame.key = key
         return key

@@ -188,16 +188,34 @@ async def run_uninterrupted(roots: tuple[Node, ...], kind: str, storage: Any = N
         return Outcome(None, exc, scenario.completions, 0)
 
 
-async def crash_first_run(roots: tuple[Node, ...], kind: str, crash: tuple[Path, str], storage: Any) -> Scenario:
-    """Run the tree until it crashes at *crash*; return the scenario (its completions so far)."""
+async def crash_first_run(
+    roots: tuple[Node, ...], kind: str, crash: tuple[Path, str], storage: Any, checkpoint: Any | None = None
+) -> Scenario:
+    """Run the tree (or resume it from *checkpoint*) until it crashes at *crash*; return the scenario."""
     global SCENARIO
     SCENARIO = scenario = Scenario(roots, kind, crash)
+    workflow = tree.build(checkpoint_storage=storage)
     try:
-        await tree.build(checkpoint_storage=storage).run("go")
+        await (workflow.run("go") if checkpoint is None else workflow.run(checkpoint_id=checkpoint.checkpoint_id))
     except Crash:
         pass
     assert scenario.crashed, "the crash point was never reached"
     return scenario
+
+
+async def resume(roots: tuple[Node, ...], kind: str, storage: Any, checkpoint: Any | None) -> Outcome:
+    """Resume the tree from *checkpoint* (start again without one); completions are this run's only."""
+    global SCENARIO
+    SCENARIO = scenario = Scenario(roots, kind)
+    resumed = tree.build(checkpoint_storage=storage)
+    try:
+        if checkpoint is None:
+            result = await resumed.run("go")
+        else:
+            result = await resumed.run(checkpoint_id=checkpoint.checkpoint_id)
+        return Outcome(result.get_outputs(), None, scenario.completions, 0)
+    except Exception as exc:
+        return Outcome(None, exc, scenario.completions, 0)
 
 
 async def crash_and_resume(
@@ -211,16 +229,14 @@ async def crash_and_resume(
 
     With *resume_from*, resume from that index (modulo their number) of the
     first run's checkpoints instead. Without any checkpoint, start again.
+    The outcome's completions are those of both runs.
     """
-    scenario = await crash_first_run(roots, kind, crash, storage)
+    first = await crash_first_run(roots, kind, crash, storage)
     checkpoints = await chain(storage, "tree")
-    resumed = tree.build(checkpoint_storage=storage)
-    try:
-        if not checkpoints:
-            result = await resumed.run("go")
-        else:
-            target = checkpoints[-1 if resume_from is None else resume_from % len(checkpoints)]
-            result = await resumed.run(checkpoint_id=target.checkpoint_id)
-        return Outcome(result.get_outputs(), None, scenario.completions, len(checkpoints))
-    except Exception as exc:
-        return Outcome(None, exc, scenario.completions, len(checkpoints))
+    target = None
+    if checkpoints:
+        target = checkpoints[-1 if resume_from is None else resume_from % len(checkpoints)]
+    outcome = await resume(roots, kind, storage, target)
+    outcome.completions[:0] = first.completions
+    outcome.checkpoints_in_first_run = len(checkpoints)
+    return outcome

@@ -23,6 +23,8 @@ PATCHABLE = {
         "_get_legacy_step_cache_key",
         "_get_automatic_step_cache_key",
         "_get_explicit_step_cache_key",
+        "_import_step_cache",
+        "_export_step_cache",
     ],
 }
 
@@ -61,7 +63,7 @@ def test_uninstall_restores_the_very_same_objects_and_behaviour(mode: str) -> No
     assert runtime_shim.installed_mode() is None
 
 
-def test_scoped_mode_patches_only_the_key_allocators_of_this_release() -> None:
+def test_scoped_mode_patches_only_the_key_allocators_and_step_cache_import_export_of_this_release() -> None:
     before = maf_attributes()
     runtime_shim.install(mode="scoped")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
@@ -69,7 +71,7 @@ def test_scoped_mode_patches_only_the_key_allocators_of_this_release() -> None:
         allocators = {"_get_legacy_step_cache_key", "_get_automatic_step_cache_key", "_get_explicit_step_cache_key"}
     else:
         allocators = {"_get_step_cache_key"}
-    expected = {"__call__", *allocators}
+    expected = {"__call__", *allocators, "_import_step_cache", "_export_step_cache"}
     assert changed == expected
 
 

@@ -9,11 +9,11 @@ then a resume. STEPLINT_SHIM_EXAMPLES raises the example counts for long runs.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from shim_support import ARG_KINDS, HAS_FINGERPRINTS, examples, run
+from shim_strategies import example_settings, trees
+from shim_support import ARG_KINDS, HAS_FINGERPRINTS, run
 from shim_trees import (
-    STEP_NAMES,
     Node,
     Outcome,
     crash_and_resume,
@@ -30,35 +30,10 @@ from steplint import runtime_shim
 pytestmark = pytest.mark.runtime
 
 
-def nodes(depth: int, min_children: int = 0) -> st.SearchStrategy[Node]:
-    if depth == 0:
-        children: st.SearchStrategy[tuple[Node, ...]] = st.just(())
-    else:
-        children = st.lists(nodes(depth - 1), min_size=min_children, max_size=3).map(tuple)
-    return st.builds(
-        Node,
-        step=st.sampled_from(STEP_NAMES),
-        label=st.sampled_from("ab"),
-        children=children,
-        via_helper=st.booleans(),
-    )
-
-
-# Half the top-level calls are sure to nest, or most small trees would be flat.
-TREES = st.lists(st.one_of(nodes(2), nodes(2, min_children=1)), min_size=1, max_size=4).map(tuple)
+TREES = trees()
 KINDS = st.sampled_from(ARG_KINDS)
 # Mostly in memory: file storage re-reads every checkpoint file to find the latest.
 STORAGES = st.sampled_from(["memory", "memory", "memory", "file"])
-
-
-def example_settings(default: int, **overrides: object) -> settings:
-    return settings(
-        max_examples=examples(default),
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        **overrides,
-    )
 
 
 def scoped_crash_and_resume(
