@@ -7,10 +7,9 @@ interrupted by a request and then resumed, with an in-memory or a file
 checkpoint storage. Outputs, errors, every event and every checkpoint must be
 identical: whole checkpoints in memory, and the checkpoint files byte for byte
 (only ids and timestamps, which differ between any two runs, are replaced by
-stable placeholders; gathered calls only in memory, because MAF alone links
-the checkpoints of gathered steps differently from one file-storage run to
-the next). The one allowed difference: the workflow-level failure
-event's traceback text, which gains the shim's own ``__call__`` frame.
+stable placeholders; gathered calls only in memory, see ``comparable``). The
+one allowed difference: the workflow-level failure event's traceback text,
+which gains the shim's own ``__call__`` frame.
 """
 
 from __future__ import annotations
@@ -158,12 +157,18 @@ async def checkpoint_contents(storage: Any) -> list[bytes]:
     return contents
 
 
-async def observe(scenario: FlatScenario, storage: Any) -> list[Any]:
-    """Run, then resume after a crash or answer requests; everything observable, in order."""
+async def observe(scenario: FlatScenario, storage: Any, resume_mode: str | None = "same") -> list[Any]:
+    """Run, then resume after a crash or answer requests; everything observable, in order.
+
+    With *resume_mode* other than "same", the runs after the first one happen
+    in that mode ("flat", "scoped" or None for MAF alone).
+    """
     global SCENARIO
     SCENARIO = scenario
     workflow = flat_diff.build(checkpoint_storage=storage)
     observed: list[Any] = [await stream(workflow, message="go")]
+    if resume_mode != "same":
+        use_mode(resume_mode)
     for _ in range(4):
         requests = [event for event in observed[-1][0] if event["type"] == repr("request_info")]
         if scenario.crashed and observed[-1][1] is not None:
@@ -180,20 +185,42 @@ async def observe(scenario: FlatScenario, storage: Any) -> list[Any]:
     return observed
 
 
-def observe_under_each_mode(scenario_args: dict[str, Any], storage_kind: str = "memory") -> dict[str, list[Any]]:
+def use_mode(mode: str | None) -> None:
+    runtime_shim.uninstall()
+    if mode is not None:
+        runtime_shim.install(mode=mode)
+
+
+def observe_under_each_mode(
+    scenario_args: dict[str, Any], storage_kind: str = "memory", crossings: tuple[tuple[Any, Any], ...] = ()
+) -> dict[str, list[Any]]:
+    """Observations keyed by mode ("None", "flat", "scoped"), and by "first->then" for each crossing."""
     results: dict[str, list[Any]] = {}
-    for mode in (None, "flat", "scoped"):
-        runtime_shim.uninstall()
-        if mode is not None:
-            runtime_shim.install(mode=mode)
+    plans = [(mode, "same") for mode in (None, "flat", "scoped")] + list(crossings)
+    for first, then in plans:
+        use_mode(first)
         with storage_of(storage_kind) as storage:
-            results[str(mode)] = run(observe(FlatScenario(**scenario_args), storage))
+            observed = run(observe(FlatScenario(**scenario_args), storage, then))
+        results[str(first) if then == "same" else f"{first}->{then}"] = observed
     runtime_shim.uninstall()
     return results
 
 
 CALLS = st.builds(Call, step=st.sampled_from(sorted(STEPS)), label=st.sampled_from("ab"))
 BATCHES = st.lists(st.lists(CALLS, min_size=1, max_size=3).map(tuple), min_size=1, max_size=5).map(tuple)
+
+
+def comparable(batches: tuple[tuple[Call, ...], ...], storage_kind: str) -> tuple[tuple[Call, ...], ...]:
+    """Gathered calls only for the in-memory storage.
+
+    FileCheckpointStorage saves from threads: even without the shim, which
+    checkpoint of gathered steps links to which varies from run to run, and the
+    save of a sibling of a crashed step may land after the run failed. So the
+    files are compared for sequential calls.
+    """
+    if storage_kind == "file":
+        return tuple((call,) for batch in batches for call in batch)
+    return batches
 
 
 @settings(
@@ -208,10 +235,7 @@ BATCHES = st.lists(st.lists(CALLS, min_size=1, max_size=3).map(tuple), min_size=
 def test_flat_workflows_are_identical_with_and_without_the_shim(
     batches: tuple[tuple[Call, ...], ...], kind: str, storage_kind: str, data: st.DataObject
 ) -> None:
-    if storage_kind == "file":
-        # MAF saves gathered steps' checkpoints from threads: even without the shim, which
-        # one links to which varies from run to run. Files are compared for sequential calls.
-        batches = tuple((call,) for batch in batches for call in batch)
+    batches = comparable(batches, storage_kind)
     positions = [(b, c) for b, batch in enumerate(batches) for c in range(len(batch))]
     crash = data.draw(st.one_of(st.none(), st.sampled_from(positions)), label="crash")
     results = observe_under_each_mode({"batches": batches, "kind": kind, "crash": crash}, storage_kind)
@@ -219,10 +243,34 @@ def test_flat_workflows_are_identical_with_and_without_the_shim(
     assert results["scoped"] == results["None"]
 
 
+# Checkpoints (and paused runs) made without the shim, finished under it, and the other way.
+CROSSINGS = ((None, "flat"), (None, "scoped"), ("flat", None), ("scoped", None))
+
+
+@settings(
+    max_examples=examples(50),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    batches=BATCHES, kind=st.sampled_from(ARG_KINDS), storage_kind=st.sampled_from(["memory", "file"]), data=st.data()
+)
+def test_flat_checkpoints_cross_the_shim_both_ways_unchanged(
+    batches: tuple[tuple[Call, ...], ...], kind: str, storage_kind: str, data: st.DataObject
+) -> None:
+    batches = comparable(batches, storage_kind)
+    positions = [(b, c) for b, batch in enumerate(batches) for c in range(len(batch))]
+    crash = data.draw(st.sampled_from(positions), label="crash")
+    results = observe_under_each_mode({"batches": batches, "kind": kind, "crash": crash}, storage_kind, CROSSINGS)
+    for first, then in CROSSINGS:
+        assert results[f"{first}->{then}"] == results["None"], (first, then)
+
+
 @pytest.mark.parametrize("storage_kind", ["memory", "file"])
 def test_the_comparison_sees_events_checkpoints_and_errors(storage_kind: str) -> None:
     """Guard against a vacuous differential: the observation holds real events, keys and files."""
-    batches = ((Call("one", "a"),), (Call("ask", "b"),), (Call("two", "a"), Call("one", "b")))
+    batches = comparable(((Call("one", "a"),), (Call("ask", "b"),), (Call("two", "a"), Call("one", "b"))), storage_kind)
     observed = observe_under_each_mode({"batches": batches, "kind": "str", "crash": None}, storage_kind)["None"]
     first_events, error = observed[0]
     assert error is None
@@ -235,7 +283,8 @@ def test_the_comparison_sees_events_checkpoints_and_errors(storage_kind: str) ->
     assert b"one:0.0.a" in contents[-1] and b"ask:1.0.b=yes" in contents[-1], "cached results"
     if storage_kind == "file":
         assert contents[0].startswith(b"checkpoint-0.json\n{")
-    crashed = observe_under_each_mode({"batches": batches, "kind": "str", "crash": (2, 1)}, storage_kind)
+    crash = (2, 1) if storage_kind == "memory" else (3, 0)  # one(b), gathered or not
+    crashed = observe_under_each_mode({"batches": batches, "kind": "str", "crash": crash}, storage_kind)
     errors = [error for events, error in crashed["None"][:-1]]
-    assert errors == [None, "RuntimeError: crash at 2.1.b", None]  # request, crash, resume
+    assert errors == [None, f"RuntimeError: crash at {crash_label(crash)}.b", None]  # request, crash, resume
     assert crashed["scoped"] == crashed["None"]
