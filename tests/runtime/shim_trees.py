@@ -76,6 +76,7 @@ class Scenario:
     crash: tuple[Path, str] | None = None
     completions: list[Path] = field(default_factory=list)
     crashed: bool = False
+    interleave: bool = False  # bodies yield to the event loop, so concurrent runs interleave
 
     def node_at(self, path: Path) -> Node:
         nodes, node = self.roots, None
@@ -96,14 +97,22 @@ class Scenario:
 
 
 SCENARIO: Scenario | None = None
+# Workflows running at once in one loop each set their own scenario here (their
+# tasks inherit it); otherwise the module's SCENARIO is the one.
+RUNNING_SCENARIO: ContextVar[Scenario | None] = ContextVar("shim_trees_running_scenario", default=None)
 CURRENT_PATH: ContextVar[Path] = ContextVar("shim_trees_current_path", default=())
 
 
+def current_scenario() -> Scenario:
+    scenario = RUNNING_SCENARIO.get() or SCENARIO
+    assert scenario is not None
+    return scenario
+
+
 async def _call_child(path: Path, child: Node) -> str:
-    assert SCENARIO is not None
     token = CURRENT_PATH.set(path)
     try:
-        argument = make_arg(SCENARIO.kind, child.label)
+        argument = make_arg(current_scenario().kind, child.label)
         if child.via_helper:
             return await _helper(STEPS[child.step], argument)
         return await STEPS[child.step](argument)
@@ -122,14 +131,18 @@ async def _call_children(prefix: Path, children: tuple[Node, ...], concurrent: b
 
 
 async def _body(step: str, argument: Any) -> str:
-    assert SCENARIO is not None
+    scenario = current_scenario()
     path = CURRENT_PATH.get()
-    node = SCENARIO.node_at(path)
+    node = scenario.node_at(path)
     assert (node.step, node.label) == (step, label_of(argument)), (path, node, step, argument)
-    SCENARIO.checkpoint(path, "before")
+    if scenario.interleave:
+        await asyncio.sleep(0)
+    scenario.checkpoint(path, "before")
     children = await _call_children(path, node.children, node.concurrent_children)
-    SCENARIO.checkpoint(path, "after")
-    SCENARIO.complete(path)
+    if scenario.interleave:
+        await asyncio.sleep(0)
+    scenario.checkpoint(path, "after")
+    scenario.complete(path)
     return f"{step}.{node.label}@{'.'.join(map(str, path))}[{','.join(children)}]"
 
 
@@ -154,8 +167,7 @@ STEP_NAMES = tuple(STEPS)
 
 @maf.workflow(name="tree")
 async def tree(_: str) -> list[str]:
-    assert SCENARIO is not None
-    return await _call_children((), SCENARIO.roots, False)
+    return await _call_children((), current_scenario().roots, False)
 
 
 @contextmanager
@@ -178,9 +190,14 @@ class Outcome:
         return Counter(self.completions) == Counter(path for path, _ in walk(roots))
 
 
+def start(scenario: Scenario) -> Scenario:
+    """Make *scenario* the one of the workflow about to run in this context (and the tasks it starts)."""
+    RUNNING_SCENARIO.set(scenario)
+    return scenario
+
+
 async def run_uninterrupted(roots: tuple[Node, ...], kind: str, storage: Any = None) -> Outcome:
-    global SCENARIO
-    SCENARIO = scenario = Scenario(roots, kind)
+    scenario = start(Scenario(roots, kind))
     try:
         result = await tree.build(checkpoint_storage=storage).run("go")
         return Outcome(result.get_outputs(), None, scenario.completions, 0)
@@ -189,11 +206,15 @@ async def run_uninterrupted(roots: tuple[Node, ...], kind: str, storage: Any = N
 
 
 async def crash_first_run(
-    roots: tuple[Node, ...], kind: str, crash: tuple[Path, str], storage: Any, checkpoint: Any | None = None
+    roots: tuple[Node, ...],
+    kind: str,
+    crash: tuple[Path, str],
+    storage: Any,
+    checkpoint: Any | None = None,
+    interleave: bool = False,
 ) -> Scenario:
     """Run the tree (or resume it from *checkpoint*) until it crashes at *crash*; return the scenario."""
-    global SCENARIO
-    SCENARIO = scenario = Scenario(roots, kind, crash)
+    scenario = start(Scenario(roots, kind, crash, interleave=interleave))
     workflow = tree.build(checkpoint_storage=storage)
     try:
         await (workflow.run("go") if checkpoint is None else workflow.run(checkpoint_id=checkpoint.checkpoint_id))
@@ -203,10 +224,11 @@ async def crash_first_run(
     return scenario
 
 
-async def resume(roots: tuple[Node, ...], kind: str, storage: Any, checkpoint: Any | None) -> Outcome:
+async def resume(
+    roots: tuple[Node, ...], kind: str, storage: Any, checkpoint: Any | None, interleave: bool = False
+) -> Outcome:
     """Resume the tree from *checkpoint* (start again without one); completions are this run's only."""
-    global SCENARIO
-    SCENARIO = scenario = Scenario(roots, kind)
+    scenario = start(Scenario(roots, kind, interleave=interleave))
     resumed = tree.build(checkpoint_storage=storage)
     try:
         if checkpoint is None:
@@ -224,19 +246,21 @@ async def crash_and_resume(
     crash: tuple[Path, str],
     storage: Any,
     resume_from: int | None = None,
+    interleave: bool = False,
 ) -> Outcome:
     """Crash a first run at *crash*, then resume from its latest checkpoint.
 
     With *resume_from*, resume from that index (modulo their number) of the
     first run's checkpoints instead. Without any checkpoint, start again.
-    The outcome's completions are those of both runs.
+    The outcome's completions are those of both runs. With *interleave*, step
+    bodies yield to the event loop, so workflows running at once interleave.
     """
-    first = await crash_first_run(roots, kind, crash, storage)
+    first = await crash_first_run(roots, kind, crash, storage, interleave=interleave)
     checkpoints = await chain(storage, "tree")
     target = None
     if checkpoints:
         target = checkpoints[-1 if resume_from is None else resume_from % len(checkpoints)]
-    outcome = await resume(roots, kind, storage, target)
+    outcome = await resume(roots, kind, storage, target, interleave)
     outcome.completions[:0] = first.completions
     outcome.checkpoints_in_first_run = len(checkpoints)
     return outcome

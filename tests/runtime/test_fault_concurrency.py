@@ -1,0 +1,224 @@
+"""Concurrency under the shim: gathered steps, workflows running at once, and a load test.
+
+* Random trees whose children are sometimes awaited with asyncio.gather run
+  exactly as MAF runs them: the same output, the same step bodies, and MAF's
+  own errors (e.g. gathered steps without a replay identity on 1.20+) raised
+  with the same message, in scoped mode and (without nesting) in flat mode.
+* Two workflows crashed and resumed at once in one event loop, their step
+  bodies interleaved, give the outputs and checkpoint keys each gives alone.
+* A load test: STEPLINT_FAULT_WORKFLOWS (default 2,000) short nested workflows
+  in scoped mode (and a fifth as many flat ones in flat mode), in gathered
+  batches of 100 in one loop, a tenth checkpointed, crashed and resumed. All
+  correct, and afterwards nothing is left: the shim's module-level containers
+  have their old sizes, no frame, run context or legacy replay object is
+  alive, step wrappers carry no new attributes, and the context variables are
+  back to None.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import sys
+import time
+from types import ModuleType
+from typing import Any
+
+import agent_framework as maf
+import pytest
+from agent_framework._workflows import _functional
+from hypothesis import given
+from hypothesis import strategies as st
+from shim_strategies import example_settings, trees
+from shim_support import ARG_KINDS, latest, run
+from shim_trees import (
+    STEPS,
+    Node,
+    Outcome,
+    Scenario,
+    crash_and_resume,
+    crash_points,
+    expected_output,
+    has_nesting,
+    run_uninterrupted,
+    start,
+    tree,
+)
+
+from steplint import runtime_shim
+from steplint.runtime_shim.frames import StepFrame, current_step_frame
+from steplint.runtime_shim.legacy_replay import LegacyReplay
+
+pytestmark = pytest.mark.runtime
+
+N = Node
+KINDS = st.sampled_from(ARG_KINDS)
+LOAD_WORKFLOWS = int(os.environ.get("STEPLINT_FAULT_WORKFLOWS", "2000"))
+LOAD_BATCH = 100
+# Flat mode keeps no scopes, only frames: a fifth of the load shows it leaves none behind.
+LOAD_SHARE = {"scoped": 1.0, "flat": 0.2}
+# A hang guard, far above the few seconds the load takes on a loaded 2-core machine.
+LOAD_SECONDS = 240
+
+
+def described(outcome: Outcome) -> tuple[Any, ...]:
+    error = None if outcome.error is None else (type(outcome.error).__name__, str(outcome.error))
+    return (outcome.output, error, outcome.completions)
+
+
+def run_in_mode(mode: str | None, roots: tuple[Node, ...], kind: str) -> Outcome:
+    runtime_shim.uninstall()
+    if mode is not None:
+        runtime_shim.install(mode=mode)
+    return run(run_uninterrupted(roots, kind))
+
+
+@example_settings(100)
+@given(roots=trees(concurrent=True), kind=KINDS)
+def test_gathered_steps_run_as_maf_runs_them_and_fail_where_maf_fails(roots: tuple[Node, ...], kind: str) -> None:
+    alone = run_in_mode(None, roots, kind)
+    if alone.error is None:
+        assert alone.output == expected_output(roots)
+    assert described(run_in_mode("scoped", roots, kind)) == described(alone)
+    flat = run_in_mode("flat", roots, kind)
+    if has_nesting(roots):
+        assert isinstance(flat.error, runtime_shim.NestedStepError)
+    else:
+        assert described(flat) == described(alone)
+
+
+GATHERED = (N("alpha", "a", (N("beta", "a"), N("beta", "b"), N("gamma", "a")), concurrent_children=True),)
+
+
+@pytest.mark.parametrize("kind", ARG_KINDS)
+def test_the_gathered_steps_do_meet_mafs_concurrency_check(kind: str) -> None:
+    """Guard against a vacuous property: on 1.20+ MAF refuses gathered steps without a replay identity."""
+    alone = run_in_mode(None, GATHERED, kind)
+    if kind == "model" and _functional.__dict__.get("_hash_step_identity") is not None:
+        assert isinstance(alone.error, ValueError)
+        assert "Cannot derive a stable replay identity for concurrent @step" in str(alone.error)
+    else:
+        assert alone.output == expected_output(GATHERED)
+    assert described(run_in_mode("scoped", GATHERED, kind)) == described(alone)
+
+
+async def final_keys(storage: Any) -> list[str]:
+    checkpoint = await latest(storage, "tree")
+    return sorted(checkpoint.state["_step_cache"]) if checkpoint else []
+
+
+async def crash_resume(roots: tuple[Node, ...], kind: str, crash: Any, interleave: bool) -> tuple[Outcome, list[str]]:
+    storage = maf.InMemoryCheckpointStorage()
+    outcome = await crash_and_resume(roots, kind, crash, storage, interleave=interleave)
+    return outcome, await final_keys(storage)
+
+
+@example_settings(60)
+@given(first=trees(), second=trees(), kind=KINDS, mode=st.sampled_from(["scoped", "flat"]), data=st.data())
+def test_workflows_running_at_once_in_one_loop_do_not_see_each_others_scopes(
+    first: tuple[Node, ...], second: tuple[Node, ...], kind: str, mode: str, data: st.DataObject
+) -> None:
+    if mode == "flat":  # flat mode forbids nesting: two flat trees
+        first, second = flattened(first), flattened(second)
+    crashes = [data.draw(st.sampled_from(crash_points(roots)), label="crash") for roots in (first, second)]
+    runtime_shim.uninstall()  # examples alternate modes
+    runtime_shim.install(mode=mode)
+    alone = [run(crash_resume(roots, kind, crash, False)) for roots, crash in zip((first, second), crashes)]
+
+    async def both() -> list[tuple[Outcome, list[str]]]:
+        return list(await asyncio.gather(*(crash_resume(r, kind, c, True) for r, c in zip((first, second), crashes))))
+
+    together = run(both())
+    for roots, (outcome, keys), (_, keys_alone) in zip((first, second), together, alone):
+        assert outcome.error is None, outcome.error
+        assert outcome.output == expected_output(roots)
+        assert outcome.completed_exactly_once(roots)
+        assert keys == keys_alone
+
+
+def shim_modules() -> list[ModuleType]:
+    return [module for name, module in sorted(sys.modules.items()) if name.startswith("steplint.runtime_shim")]
+
+
+def container_sizes() -> dict[str, int]:
+    """Sizes of every container the shim keeps at module level, and of what its installation holds."""
+    sizes: dict[str, int] = {}
+    for module in shim_modules():
+        for name, value in vars(module).items():
+            if isinstance(value, (dict, list, set, frozenset, tuple)) and not name.startswith("__"):
+                sizes[f"{module.__name__}.{name}"] = len(value)
+    active = runtime_shim.installer._active
+    if active is not None:
+        sizes["installation.patches"] = len(active.patches._replaced)
+    for name, step in STEPS.items():
+        sizes[f"step {name} attributes"] = len(vars(step))
+    return sizes
+
+
+def live(kind: type) -> int:
+    gc.collect()
+    return sum(1 for value in gc.get_objects() if type(value) is kind)
+
+
+LOAD_TREE = (N("alpha", "a", (N("beta", "a"), N("gamma", "b", (N("beta", "a"),)))), N("beta", "a"))
+
+
+def flattened(roots: tuple[Node, ...]) -> tuple[Node, ...]:
+    return tuple(N(node.step, node.label) for node in roots)
+
+
+class FrameCheckingScenario(Scenario):
+    """Checks, in every body before and after its children ran, that the shim's frame is that body's own."""
+
+    frames_ok: bool = True
+
+    def checkpoint(self, path: tuple[int, ...], phase: str) -> None:
+        frame = current_step_frame.get()
+        self.frames_ok &= frame is not None and frame.step_name == self.node_at(path).step
+        super().checkpoint(path, phase)
+
+
+async def one_short_workflow(roots: tuple[Node, ...], index: int) -> bool:
+    """Run *roots*; every tenth run is checkpointed, crashed and resumed. Whether all went right."""
+    points = crash_points(roots)
+    if index % 10 == 0:
+        crash = points[index // 10 % len(points)]
+        storage = maf.InMemoryCheckpointStorage()
+        outcome = await crash_and_resume(roots, "model", crash, storage, interleave=True)
+        frames_ok = True
+    else:
+        scenario = start(FrameCheckingScenario(roots, "model", interleave=True))
+        result = await tree.build().run("go")
+        outcome = Outcome(result.get_outputs(), None, scenario.completions, 0)
+        frames_ok = scenario.frames_ok
+    right = outcome.output == expected_output(roots) and outcome.completed_exactly_once(roots)
+    return frames_ok and right
+
+
+@pytest.mark.parametrize("mode", ["scoped", "flat"])
+def test_thousands_of_short_workflows_at_once_leave_no_state_behind(mode: str) -> None:
+    runtime_shim.install(mode=mode)
+    roots = LOAD_TREE if mode == "scoped" else flattened(LOAD_TREE)
+    run(run_uninterrupted(roots, "model"))  # warm up: MAF's one-time set-up is not a leak
+    sizes, frames, contexts = container_sizes(), live(StepFrame), live(_functional.RunContext)
+
+    count = int(LOAD_WORKFLOWS * LOAD_SHARE[mode])
+
+    async def load() -> list[bool]:
+        verdicts: list[bool] = []
+        for first in range(0, count, LOAD_BATCH):
+            batch = range(first, min(first + LOAD_BATCH, count))
+            verdicts.extend(await asyncio.gather(*(one_short_workflow(roots, index) for index in batch)))
+        assert current_step_frame.get() is None
+        return verdicts
+
+    started = time.monotonic()
+    verdicts = run(load())
+    elapsed = time.monotonic() - started
+    assert len(verdicts) == count and all(verdicts), verdicts.count(False)
+    assert elapsed < LOAD_SECONDS
+    assert container_sizes() == sizes
+    assert (live(StepFrame), live(_functional.RunContext), live(LegacyReplay)) == (frames, contexts, 0)
+    assert current_step_frame.get() is None and _functional._active_run_ctx.get() is None
+    print(f"{count} workflows in {mode} mode: {elapsed:.1f} s")
