@@ -191,7 +191,12 @@ class Outcome:
 
 
 def start(scenario: Scenario) -> Scenario:
-    """Make *scenario* the one of the workflow about to run in this context (and the tasks it starts)."""
+    """Make *scenario* the one of the workflow about to run in this context (and the tasks it starts).
+
+    It also becomes the module's SCENARIO, for a later run started without one.
+    """
+    global SCENARIO
+    SCENARIO = scenario
     RUNNING_SCENARIO.set(scenario)
     return scenario
 
