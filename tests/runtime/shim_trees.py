@@ -201,13 +201,16 @@ def start(scenario: Scenario) -> Scenario:
     return scenario
 
 
+async def run_tree(storage: Any, checkpoint: Any | None) -> Any:
+    """Run the tree workflow afresh, or resume it from *checkpoint*."""
+    workflow = tree.build(checkpoint_storage=storage)
+    if checkpoint is None:
+        return await workflow.run("go")
+    return await workflow.run(checkpoint_id=checkpoint.checkpoint_id)
+
+
 async def run_uninterrupted(roots: tuple[Node, ...], kind: str, storage: Any = None) -> Outcome:
-    scenario = start(Scenario(roots, kind))
-    try:
-        result = await tree.build(checkpoint_storage=storage).run("go")
-        return Outcome(result.get_outputs(), None, scenario.completions, 0)
-    except Exception as exc:
-        return Outcome(None, exc, scenario.completions, 0)
+    return await resume(roots, kind, storage, None)
 
 
 async def crash_first_run(
@@ -220,9 +223,8 @@ async def crash_first_run(
 ) -> Scenario:
     """Run the tree (or resume it from *checkpoint*) until it crashes at *crash*; return the scenario."""
     scenario = start(Scenario(roots, kind, crash, interleave=interleave))
-    workflow = tree.build(checkpoint_storage=storage)
     try:
-        await (workflow.run("go") if checkpoint is None else workflow.run(checkpoint_id=checkpoint.checkpoint_id))
+        await run_tree(storage, checkpoint)
     except Crash:
         pass
     assert scenario.crashed, "the crash point was never reached"
@@ -234,12 +236,8 @@ async def resume(
 ) -> Outcome:
     """Resume the tree from *checkpoint* (start again without one); completions are this run's only."""
     scenario = start(Scenario(roots, kind, interleave=interleave))
-    resumed = tree.build(checkpoint_storage=storage)
     try:
-        if checkpoint is None:
-            result = await resumed.run("go")
-        else:
-            result = await resumed.run(checkpoint_id=checkpoint.checkpoint_id)
+        result = await run_tree(storage, checkpoint)
         return Outcome(result.get_outputs(), None, scenario.completions, 0)
     except Exception as exc:
         return Outcome(None, exc, scenario.completions, 0)

@@ -67,6 +67,10 @@ def first_run_checkpoint(roots: tuple[Node, ...], kind: str, crash: Any, mode: s
     return storage, run(latest(storage, "tree"))
 
 
+def drawn_crash(roots: tuple[Node, ...], data: st.DataObject) -> Any:
+    return data.draw(st.sampled_from(crash_points(roots)), label="crash")
+
+
 def resumed(roots: tuple[Node, ...], kind: str, storage: Any, checkpoint: Any, mode: str | None) -> Outcome:
     runtime_shim.uninstall()
     if mode is not None:
@@ -88,8 +92,7 @@ def described(outcome: Outcome) -> tuple[Any, ...]:
 def test_checkpoint_made_without_the_shim_resumes_under_it_never_worse_than_maf_alone(
     roots: tuple[Node, ...], kind: str, data: st.DataObject
 ) -> None:
-    crash = data.draw(st.sampled_from(crash_points(roots)), label="crash")
-    storage, checkpoint = first_run_checkpoint(roots, kind, crash, None)
+    storage, checkpoint = first_run_checkpoint(roots, kind, drawn_crash(roots, data), None)
     shimmed = resumed(roots, kind, storage, checkpoint, "scoped")
     alone = resumed(roots, kind, storage, checkpoint, None)
     TALLY[f"without->scoped: shim {'right' if right(shimmed, roots) else 'not right'}, "
@@ -104,8 +107,7 @@ def test_checkpoint_made_without_the_shim_resumes_under_it_never_worse_than_maf_
 def test_checkpoint_made_under_the_shim_resumes_without_it_by_running_nested_steps_again(
     roots: tuple[Node, ...], kind: str, data: st.DataObject
 ) -> None:
-    crash = data.draw(st.sampled_from(crash_points(roots)), label="crash")
-    storage, checkpoint = first_run_checkpoint(roots, kind, crash, "scoped")
+    storage, checkpoint = first_run_checkpoint(roots, kind, drawn_crash(roots, data), "scoped")
     alone = resumed(roots, kind, storage, checkpoint, None)
     if right(alone, roots):
         TALLY["scoped->without: right"] += 1

@@ -22,9 +22,10 @@ from typing import Any
 
 import agent_framework as maf
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from shim_support import ARG_KINDS, HAS_FINGERPRINTS, chain, examples, label_of, latest, make_arg, run
+from shim_strategies import example_settings
+from shim_support import ARG_KINDS, HAS_FINGERPRINTS, chain, label_of, latest, make_arg, run
 from shim_trees import storage_of
 
 from steplint import runtime_shim
@@ -223,22 +224,30 @@ def comparable(batches: tuple[tuple[Call, ...], ...], storage_kind: str) -> tupl
     return batches
 
 
-@settings(
-    max_examples=examples(100),
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    batches=BATCHES, kind=st.sampled_from(ARG_KINDS), storage_kind=st.sampled_from(["memory", "file"]), data=st.data()
-)
+FLAT_WORKFLOWS = {
+    "batches": BATCHES,
+    "kind": st.sampled_from(ARG_KINDS),
+    "storage_kind": st.sampled_from(["memory", "file"]),
+    "data": st.data(),
+}
+
+
+def drawn_scenario(
+    batches: tuple[tuple[Call, ...], ...], kind: str, storage_kind: str, data: st.DataObject, crash_always: bool
+) -> dict[str, Any]:
+    """FlatScenario arguments: the batches for *storage_kind*, and a crash drawn among their calls."""
+    batches = comparable(batches, storage_kind)
+    positions = st.sampled_from([(b, c) for b, batch in enumerate(batches) for c in range(len(batch))])
+    crash = data.draw(positions if crash_always else st.one_of(st.none(), positions), label="crash")
+    return {"batches": batches, "kind": kind, "crash": crash}
+
+
+@example_settings(100)
+@given(**FLAT_WORKFLOWS)
 def test_flat_workflows_are_identical_with_and_without_the_shim(
     batches: tuple[tuple[Call, ...], ...], kind: str, storage_kind: str, data: st.DataObject
 ) -> None:
-    batches = comparable(batches, storage_kind)
-    positions = [(b, c) for b, batch in enumerate(batches) for c in range(len(batch))]
-    crash = data.draw(st.one_of(st.none(), st.sampled_from(positions)), label="crash")
-    results = observe_under_each_mode({"batches": batches, "kind": kind, "crash": crash}, storage_kind)
+    results = observe_under_each_mode(drawn_scenario(batches, kind, storage_kind, data, False), storage_kind)
     assert results["flat"] == results["None"]
     assert results["scoped"] == results["None"]
 
@@ -247,22 +256,13 @@ def test_flat_workflows_are_identical_with_and_without_the_shim(
 CROSSINGS = ((None, "flat"), (None, "scoped"), ("flat", None), ("scoped", None))
 
 
-@settings(
-    max_examples=examples(50),
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    batches=BATCHES, kind=st.sampled_from(ARG_KINDS), storage_kind=st.sampled_from(["memory", "file"]), data=st.data()
-)
+@example_settings(50)
+@given(**FLAT_WORKFLOWS)
 def test_flat_checkpoints_cross_the_shim_both_ways_unchanged(
     batches: tuple[tuple[Call, ...], ...], kind: str, storage_kind: str, data: st.DataObject
 ) -> None:
-    batches = comparable(batches, storage_kind)
-    positions = [(b, c) for b, batch in enumerate(batches) for c in range(len(batch))]
-    crash = data.draw(st.sampled_from(positions), label="crash")
-    results = observe_under_each_mode({"batches": batches, "kind": kind, "crash": crash}, storage_kind, CROSSINGS)
+    scenario = drawn_scenario(batches, kind, storage_kind, data, True)
+    results = observe_under_each_mode(scenario, storage_kind, CROSSINGS)
     for first, then in CROSSINGS:
         assert results[f"{first}->{then}"] == results["None"], (first, then)
 
