@@ -6,10 +6,10 @@
   with the same message, in scoped mode and (without nesting) in flat mode.
 * Two workflows crashed and resumed at once in one event loop, their step
   bodies interleaved, give the outputs and checkpoint keys each gives alone.
-* A load test: STEPLINT_FAULT_WORKFLOWS (default 2,000) short nested workflows
-  in scoped mode (and a fifth as many flat ones in flat mode), in gathered
-  batches of 100 in one loop, a tenth checkpointed, crashed and resumed. All
-  correct, and afterwards nothing is left: the shim's module-level containers
+* A load test in each mode: STEPLINT_FAULT_WORKFLOWS (default 2,000) short
+  workflows (nesting in scoped mode), in gathered batches of 100 in one loop,
+  a tenth of the nesting ones checkpointed, crashed inside a step and resumed. All correct, each body finds its own frame again after the calls
+  it made, and afterwards nothing is left: the shim's module-level containers
   have their old sizes, no frame, run context or legacy replay object is
   alive, step wrappers carry no new attributes, and the context variables are
   back to None.
@@ -22,6 +22,7 @@ import gc
 import os
 import sys
 import time
+from contextvars import ContextVar
 from types import ModuleType
 from typing import Any
 
@@ -31,19 +32,16 @@ from agent_framework._workflows import _functional
 from hypothesis import given
 from hypothesis import strategies as st
 from shim_strategies import example_settings, trees
-from shim_support import ARG_KINDS, latest, run
+from shim_support import ARG_KINDS, Job, latest, run
 from shim_trees import (
-    STEPS,
+    Crash,
     Node,
     Outcome,
-    Scenario,
     crash_and_resume,
     crash_points,
     expected_output,
     has_nesting,
     run_uninterrupted,
-    start,
-    tree,
 )
 
 from steplint import runtime_shim
@@ -56,8 +54,6 @@ N = Node
 KINDS = st.sampled_from(ARG_KINDS)
 LOAD_WORKFLOWS = int(os.environ.get("STEPLINT_FAULT_WORKFLOWS", "2000"))
 LOAD_BATCH = 100
-# Flat mode keeps no scopes, only frames: a fifth of the load shows it leaves none behind.
-LOAD_SHARE = {"scoped": 1.0, "flat": 0.2}
 # A hang guard, far above the few seconds the load takes on a loaded 2-core machine.
 LOAD_SECONDS = 240
 
@@ -151,8 +147,8 @@ def container_sizes() -> dict[str, int]:
     active = runtime_shim.installer._active
     if active is not None:
         sizes["installation.patches"] = len(active.patches._replaced)
-    for name, step in STEPS.items():
-        sizes[f"step {name} attributes"] = len(vars(step))
+    for step in (load_leaf, load_branch):
+        sizes[f"step {step.name} attributes"] = len(vars(step))
     return sizes
 
 
@@ -161,55 +157,80 @@ def live(kind: type) -> int:
     return sum(1 for value in gc.get_objects() if type(value) is kind)
 
 
-LOAD_TREE = (N("alpha", "a", (N("beta", "a"), N("gamma", "b", (N("beta", "a"),)))), N("beta", "a"))
-
-
 def flattened(roots: tuple[Node, ...]) -> tuple[Node, ...]:
     return tuple(N(node.step, node.label) for node in roots)
 
 
-class FrameCheckingScenario(Scenario):
-    """Checks, in every body before and after its children ran, that the shim's frame is that body's own."""
-
-    frames_ok: bool = True
-
-    def checkpoint(self, path: tuple[int, ...], phase: str) -> None:
-        frame = current_step_frame.get()
-        self.frames_ok &= frame is not None and frame.step_name == self.node_at(path).step
-        super().checkpoint(path, phase)
+# The load workflow: small on purpose, since MAF walks a workflow's code on every build and run.
+load_crash: ContextVar[bool] = ContextVar("load_crash", default=False)
 
 
-async def one_short_workflow(roots: tuple[Node, ...], index: int) -> bool:
-    """Run *roots*; every tenth run is checkpointed, crashed and resumed. Whether all went right."""
-    points = crash_points(roots)
-    if index % 10 == 0:
-        crash = points[index // 10 % len(points)]
+@maf.step
+async def load_leaf(job: Job) -> str:
+    await asyncio.sleep(0)  # let the other workflows of the batch run in between
+    return f"leaf:{job.label}"
+
+
+@maf.step
+async def load_branch(job: Job) -> str:
+    first = await load_leaf(job)
+    if load_crash.get():
+        raise Crash("load crash")
+    second = await load_leaf(job)
+    frame = current_step_frame.get()  # the children's frames are gone: this body's own is back
+    assert frame is not None and frame.step_name == "load_branch", frame
+    return f"branch[{first},{second}]"
+
+
+@maf.workflow(name="load-nested")
+async def load_nested(label: str) -> list[str]:
+    job = Job(label=label)
+    return [await load_branch(job), await load_leaf(job), await load_branch(job)]
+
+
+@maf.workflow(name="load-flat")
+async def load_flat(label: str) -> list[str]:
+    job = Job(label=label)
+    return [await load_leaf(job), await load_leaf(job), await load_leaf(job)]
+
+
+LOAD_WORKFLOWS_BY_MODE = {"scoped": load_nested, "flat": load_flat}
+
+
+def expected_load_output(mode: str, label: str) -> list[list[str]]:
+    branch = f"branch[leaf:{label},leaf:{label}]"
+    leaf = f"leaf:{label}"
+    return [[branch, leaf, branch]] if mode == "scoped" else [[leaf, leaf, leaf]]
+
+
+async def one_short_workflow(mode: str, index: int) -> bool:
+    """Run one load workflow; every tenth (nested) one crashes inside a step and resumes. Whether it was right."""
+    workflow, label = LOAD_WORKFLOWS_BY_MODE[mode], str(index)
+    if mode == "scoped" and index % 10 == 0:
         storage = maf.InMemoryCheckpointStorage()
-        outcome = await crash_and_resume(roots, "model", crash, storage, interleave=True)
-        frames_ok = True
+        load_crash.set(True)
+        with pytest.raises(Crash):
+            await workflow.build(checkpoint_storage=storage).run(label)
+        load_crash.set(False)
+        checkpoint = await latest(storage, workflow.name)
+        result = await workflow.build(checkpoint_storage=storage).run(checkpoint_id=checkpoint.checkpoint_id)
     else:
-        scenario = start(FrameCheckingScenario(roots, "model", interleave=True))
-        result = await tree.build().run("go")
-        outcome = Outcome(result.get_outputs(), None, scenario.completions, 0)
-        frames_ok = scenario.frames_ok
-    right = outcome.output == expected_output(roots) and outcome.completed_exactly_once(roots)
-    return frames_ok and right
+        result = await workflow.build().run(label)
+    return result.get_outputs() == expected_load_output(mode, label)
 
 
 @pytest.mark.parametrize("mode", ["scoped", "flat"])
 def test_thousands_of_short_workflows_at_once_leave_no_state_behind(mode: str) -> None:
     runtime_shim.install(mode=mode)
-    roots = LOAD_TREE if mode == "scoped" else flattened(LOAD_TREE)
-    run(run_uninterrupted(roots, "model"))  # warm up: MAF's one-time set-up is not a leak
+    run(one_short_workflow(mode, 0))  # warm up: MAF's one-time set-up is not a leak
     sizes, frames, contexts = container_sizes(), live(StepFrame), live(_functional.RunContext)
-
-    count = int(LOAD_WORKFLOWS * LOAD_SHARE[mode])
+    count = LOAD_WORKFLOWS
 
     async def load() -> list[bool]:
         verdicts: list[bool] = []
         for first in range(0, count, LOAD_BATCH):
             batch = range(first, min(first + LOAD_BATCH, count))
-            verdicts.extend(await asyncio.gather(*(one_short_workflow(roots, index) for index in batch)))
+            verdicts.extend(await asyncio.gather(*(one_short_workflow(mode, index) for index in batch)))
         assert current_step_frame.get() is None
         return verdicts
 
