@@ -8,7 +8,8 @@
   bodies interleaved, give the outputs and checkpoint keys each gives alone.
 * A load test in each mode: STEPLINT_FAULT_WORKFLOWS (default 2,000) short
   workflows (nesting in scoped mode), in gathered batches of 100 in one loop,
-  a tenth of the nesting ones checkpointed, crashed inside a step and resumed. All correct, each body finds its own frame again after the calls
+  a tenth of the nesting ones checkpointed, crashed inside a step and
+  resumed. All correct, each body finds its own frame again after the calls
   it made, and afterwards nothing is left: the shim's module-level containers
   have their old sizes, no frame, run context or legacy replay object is
   alive, step wrappers carry no new attributes, and the context variables are
