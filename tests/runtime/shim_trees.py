@@ -189,6 +189,11 @@ class Outcome:
     def completed_exactly_once(self, roots: tuple[Node, ...]) -> bool:
         return Counter(self.completions) == Counter(path for path, _ in walk(roots))
 
+    def described(self) -> tuple[Any, ...]:
+        """What two runs must share to count as the same: output, error and message, bodies completed."""
+        error = None if self.error is None else f"{type(self.error).__name__}: {self.error}"
+        return (self.output, error, sorted(self.completions))
+
 
 def start(scenario: Scenario) -> Scenario:
     """Make *scenario* the one of the workflow about to run in this context (and the tasks it starts).

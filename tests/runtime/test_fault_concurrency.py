@@ -59,11 +59,6 @@ LOAD_BATCH = 100
 LOAD_SECONDS = 240
 
 
-def described(outcome: Outcome) -> tuple[Any, ...]:
-    error = None if outcome.error is None else (type(outcome.error).__name__, str(outcome.error))
-    return (outcome.output, error, outcome.completions)
-
-
 def run_in_mode(mode: str | None, roots: tuple[Node, ...], kind: str) -> Outcome:
     runtime_shim.uninstall()
     if mode is not None:
@@ -77,12 +72,12 @@ def test_gathered_steps_run_as_maf_runs_them_and_fail_where_maf_fails(roots: tup
     alone = run_in_mode(None, roots, kind)
     if alone.error is None:
         assert alone.output == expected_output(roots)
-    assert described(run_in_mode("scoped", roots, kind)) == described(alone)
+    assert run_in_mode("scoped", roots, kind).described() == alone.described()
     flat = run_in_mode("flat", roots, kind)
     if has_nesting(roots):
         assert isinstance(flat.error, runtime_shim.NestedStepError)
     else:
-        assert described(flat) == described(alone)
+        assert flat.described() == alone.described()
 
 
 GATHERED = (N("alpha", "a", (N("beta", "a"), N("beta", "b"), N("gamma", "a")), concurrent_children=True),)
@@ -97,7 +92,7 @@ def test_the_gathered_steps_do_meet_mafs_concurrency_check(kind: str) -> None:
         assert "Cannot derive a stable replay identity for concurrent @step" in str(alone.error)
     else:
         assert alone.output == expected_output(GATHERED)
-    assert described(run_in_mode("scoped", GATHERED, kind)) == described(alone)
+    assert run_in_mode("scoped", GATHERED, kind).described() == alone.described()
 
 
 async def final_keys(storage: Any) -> list[str]:

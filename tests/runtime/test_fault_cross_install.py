@@ -82,11 +82,6 @@ def right(outcome: Outcome, roots: tuple[Node, ...]) -> bool:
     return outcome.error is None and outcome.output == expected_output(roots)
 
 
-def described(outcome: Outcome) -> tuple[Any, ...]:
-    error = None if outcome.error is None else f"{type(outcome.error).__name__}: {outcome.error}"
-    return (outcome.output, error, sorted(outcome.completions))
-
-
 @example_settings(150)
 @given(roots=TREES, kind=KINDS, data=st.data())
 def test_checkpoint_made_without_the_shim_resumes_under_it_never_worse_than_maf_alone(
@@ -98,8 +93,8 @@ def test_checkpoint_made_without_the_shim_resumes_under_it_never_worse_than_maf_
     TALLY[f"without->scoped: shim {'right' if right(shimmed, roots) else 'not right'}, "
           f"MAF alone {'right' if right(alone, roots) else 'not right'}"] += 1
     if not has_nesting(roots):
-        assert described(shimmed) == described(alone)
-    assert right(shimmed, roots) or not right(alone, roots), (described(shimmed), described(alone))
+        assert shimmed.described() == alone.described()
+    assert right(shimmed, roots) or not right(alone, roots), (shimmed.described(), alone.described())
 
 
 @example_settings(100)
@@ -113,10 +108,10 @@ def test_checkpoint_made_under_the_shim_resumes_without_it_by_running_nested_ste
         TALLY["scoped->without: right"] += 1
         return
     # Not a wrong output: the error MAF alone raises for this tree without any crash.
-    assert alone.error is not None, described(alone)
+    assert alone.error is not None, alone.described()
     runtime_shim.uninstall()
     uninterrupted = run(run_uninterrupted(roots, kind))
-    assert uninterrupted.error is not None, described(alone)
+    assert uninterrupted.error is not None, alone.described()
     assert (type(alone.error), str(alone.error)) == (type(uninterrupted.error), str(uninterrupted.error))
     TALLY["scoped->without: MAF's own error"] += 1
 
@@ -135,7 +130,7 @@ def test_an_old_nested_entry_is_not_taken_for_a_top_level_call(kind: str) -> Non
     """The case a plain scoped resume got wrong (and MAF alone right) before the shim counted like MAF."""
     storage, checkpoint = first_run_checkpoint(SHARED, kind, SHARED_CRASH, None)
     shimmed = resumed(SHARED, kind, storage, checkpoint, "scoped")
-    assert right(shimmed, SHARED), described(shimmed)
+    assert right(shimmed, SHARED), shimmed.described()
     # The nested call is recomputed (its old entry is not scoped), then everything after it.
     assert sorted(shimmed.completions) == [(0,), (0, 0), (1,)]
     assert right(resumed(SHARED, kind, storage, checkpoint, None), SHARED)
@@ -162,7 +157,7 @@ def test_a_run_resumed_from_an_old_checkpoint_leaves_no_old_nested_entries_for_t
     newest = run(latest(storage, "tree"))
     assert newest.previous_checkpoint_id is not None and newest.checkpoint_id != old.checkpoint_id
     third = resumed(TWICE, kind, storage, newest, "scoped")
-    assert right(third, TWICE), described(third)
+    assert right(third, TWICE), third.described()
 
 
 WHERE: ContextVar[str] = ContextVar("cross_install_where", default="top")
