@@ -256,17 +256,7 @@ class ProjectIndex:
 
     def _instance_of(self, module: ModuleSummary, scope: FunctionSummary | None, binding: Binding) -> Target | None:
         """``svc = Service()``: an instance of an analyzed class stands for its class in attribute lookups."""
-        call = binding.value
-        if not isinstance(call, CallExpr) or not isinstance(call.func, Ref):
-            return None
-        place = (module.path, scope.qualname if scope is not None else "", binding.order, "instance")
-        if place in self._resolving:
-            return None
-        self._resolving.add(place)
-        try:
-            callee = self.resolve(module, scope, call.func, before_order=binding.order)
-        finally:
-            self._resolving.discard(place)
+        callee = self._callee_before(module, scope, binding)
         return callee if callee is not None and callee.kind == "class" else None
 
     def call_result(self, module: ModuleSummary, scope: FunctionSummary | None, binding: Binding) -> Target | None:
@@ -274,20 +264,28 @@ class ProjectIndex:
 
         Its attributes are ``asyncio.TaskGroup().create_task``; ``maf_name`` and
         ``typing_name`` never match such names, so they stay values, not types.
-        The callee is read as of before the binding (``s = s.copy()``).
         """
-        call = binding.value
-        place = (module.path, scope.qualname if scope is not None else "", binding.order, "call")
-        if not isinstance(call, CallExpr) or place in self._resolving:
-            return None
-        self._resolving.add(place)
-        try:
-            callee = self.resolve(module, scope, call.func, before_order=binding.order)
-        finally:
-            self._resolving.discard(place)
+        callee = self._callee_before(module, scope, binding)
         if callee is not None and callee.kind == "external":
             return external(f"{callee.name}()")
         return None
+
+    def _callee_before(self, module: ModuleSummary, scope: FunctionSummary | None, binding: Binding) -> Target | None:
+        """What the call a binding holds calls, read as of before the binding (``s = s.copy()``).
+
+        A binding whose callee leads back to itself resolves to nothing.
+        """
+        call = binding.value
+        if not isinstance(call, CallExpr):
+            return None
+        place = (module.path, scope.qualname if scope is not None else "", binding.order, "callee")
+        if place in self._resolving:
+            return None
+        self._resolving.add(place)
+        try:
+            return self.resolve(module, scope, call.func, before_order=binding.order)
+        finally:
+            self._resolving.discard(place)
 
     def _annotated_value(self, module: ModuleSummary, function: FunctionSummary, name: str) -> Target | None:
         """A parameter annotated with an external class (``tg: asyncio.TaskGroup``) is a value of it."""
