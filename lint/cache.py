@@ -15,6 +15,10 @@ Python version (its grammar shapes the tree) and libcst's (downlevel).
   settings, with the stat key of everything that run consulted (discovered
   files, modules loaded through imports, paths probed and not found, package
   folders listed). When all of it is unchanged, the findings are replayed.
+- ``runs/<key>.modules.pickle``: the same runs' findings per reported module,
+  with the module names each module's resolution asked for and the content
+  hash of every file behind them (``steplint.module_store``): when some files
+  changed, only the modules that reach one of them are analyzed again.
 
 Every file is written to a temporary name and moved into place with
 ``os.replace``, so concurrent runs never see half a file (the last writer
@@ -151,6 +155,13 @@ class Cache:
 
     def save_run(self, key: str, record: RunRecord) -> None:
         self._write(self.run_path(key), record)
+
+    def load_modules(self, key: str) -> object | None:
+        """The per-module findings of runs with this key (a ``steplint.module_store.ModuleStore``)."""
+        return self._read(self.folder / "runs" / f"{key}.modules.pickle")
+
+    def save_modules(self, key: str, store: object) -> None:
+        self._write(self.folder / "runs" / f"{key}.modules.pickle", store)
 
     # --- atomic, self-checking files ---------------------------------------------------
 

@@ -170,7 +170,7 @@ class DurabilityJudge:
         if binding.kind in ("def", "class"):
             return not_durable(f"a {'function' if binding.kind == 'def' else 'class'} ({_display(binding.target)})")
         if binding.kind == "import":
-            target = self.index.imported(binding.target, binding.imported_name)
+            target = self.index.imported(binding.target, binding.imported_name, module.module)
             return self.target(target, depth) if target is not None else UNKNOWN
         if binding.kind == "assign" and binding.value is not None:
             return self.value(module, owner, binding.value, depth + 1)

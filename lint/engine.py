@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
 
 from steplint.config import Settings
 from steplint.diagnostics import Diagnostic
@@ -25,7 +25,7 @@ from steplint.selection import selected_rules
 from steplint.stack import call_deep
 from steplint.summarize import summarize
 from steplint.summary import ModuleSummary, ParseError, Span
-from steplint.suppression import FileSuppressions, suppression_findings
+from steplint.suppression import FileSuppressions, ReportedFile, suppression_findings
 from steplint.versions import NEWEST
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class ModuleLoader:
     ``summaries`` (the prefilter skipped them): they answer first, in discovery
     order, exactly as they would have as reported files. ``consulted`` collects
     every other path whose content or absence shaped an answer (the run cache
-    checks them).
+    checks them); ``loaded`` maps each name asked for to the files read for it.
     """
 
     def __init__(
@@ -114,6 +114,7 @@ class ModuleLoader:
         self.unchecked = {os.path.normpath(p) for paths in self.discovered.values() for p in paths}
         self.summarize = summarize
         self.consulted: set[str] = set()
+        self.loaded: dict[str, list[str]] = {}
         if roots is None:
             for summary in summaries:
                 root = _package_root(summary)
@@ -127,9 +128,13 @@ class ModuleLoader:
             found = self.known[absolute] = self.summarize(path)
         return found
 
+    def _load_for(self, name: str, path: str) -> ModuleSummary:
+        self.loaded.setdefault(name, []).append(path)
+        return self.load(path)
+
     def __call__(self, name: str) -> ModuleSummary | None:
         for path in self.discovered.get(name, ()):
-            found = self.load(path)
+            found = self._load_for(name, path)
             if found.error is None:
                 return found
         relative = name.replace(".", os.sep)
@@ -142,7 +147,7 @@ class ModuleLoader:
             ):
                 self.consulted.add(candidate)
                 if os.path.isfile(candidate):
-                    found = self.load(candidate)
+                    found = self._load_for(name, candidate)
                     return found if found.module == name else None
         return None
 
@@ -191,21 +196,64 @@ def analyze(
     sources: Mapping[str, bytes] | None = None,
 ) -> list[Diagnostic]:
     """Findings in ``summaries``, and in files of the run the prefilter skipped (``loader.unchecked``)."""
-    rules = [rule() for rule in selected_rules(settings)]
+    rules = rules_for(settings)
     loader = loader or ModuleLoader(summaries)
-    analysis = Analysis(summaries, settings.target_version or NEWEST, loader=loader)
+    analysis = new_analysis(summaries, settings, loader)
     seed_sources(analysis, sources)  # fixes are made from this text, not from the file on disk
-    silencers = {s.path: FileSuppressions(s, settings, use_noqa) for s in summaries}
+    findings = [module_findings(analysis, rules, summary, loader.load) for summary in summaries]
+    return conclude(findings, rules, settings, use_noqa, reportable=loader.unchecked.__contains__)
+
+
+class ModuleFindings(NamedTuple):
+    """One reported module's findings before suppression, with the comments that may silence them.
+
+    Findings depend only on the module and what its names resolve to, so these
+    can be kept per module (``steplint.module_store``) and concluded with others.
+    """
+
+    file: ReportedFile  # the module itself: its comments, and STP100 is judged on them
+    diagnostics: tuple[Diagnostic, ...]
+    landed: tuple[ReportedFile, ...]  # other files its findings point into (a step body defined there)
+
+
+def rules_for(settings: Settings) -> list[Rule]:
+    return [rule() for rule in selected_rules(settings)]
+
+
+def new_analysis(summaries: list[ModuleSummary], settings: Settings, loader: ModuleLoader) -> Analysis:
+    return Analysis(summaries, settings.target_version or NEWEST, loader=loader)
+
+
+def module_findings(
+    analysis: Analysis, rules: list[Rule], summary: ModuleSummary, summary_of: Callable[[str], ModuleSummary]
+) -> ModuleFindings:
+    """Every selected rule's findings in one reported module, unsuppressed."""
+    diagnostics = tuple(diagnostic for rule in rules for diagnostic in checked(rule, analysis, summary))
+    elsewhere = dict.fromkeys(d.path for d in diagnostics if d.path != summary.path)
+    landed = tuple(ReportedFile.of(summary_of(path)) for path in elsewhere)
+    return ModuleFindings(ReportedFile.of(summary), diagnostics, landed)
+
+
+def conclude(
+    findings: list[ModuleFindings], rules: list[Rule], settings: Settings, use_noqa: bool,
+    reportable: Callable[[str], bool],
+) -> list[Diagnostic]:
+    """The run's findings: suppressions applied, STP100 judged, one per place, sorted.
+
+    A finding that points into a file that is not reported is kept only when
+    ``reportable`` says that file is part of the run (the prefilter skipped it).
+    """
+    silencers = {module.file.path: FileSuppressions(module.file, settings, use_noqa) for module in findings}
     found: set[Diagnostic] = set()
-    for summary in summaries:
-        for rule in rules:
-            for diagnostic in checked(rule, analysis, summary):
-                silencer = silencers.get(diagnostic.path)  # None: a module that is not reported
-                if silencer is None and diagnostic.path in loader.unchecked:  # e.g. a step body defined there
-                    silencer = silencers[diagnostic.path] = FileSuppressions(loader.load(diagnostic.path), settings, use_noqa)
-                if silencer is not None and not silencer.silences(diagnostic):
-                    found.add(diagnostic)
-    found.update(suppression_findings(rules, summaries, silencers))
+    for module in findings:
+        elsewhere = {file.path: file for file in module.landed}
+        for diagnostic in module.diagnostics:
+            silencer = silencers.get(diagnostic.path)  # None: a module that is not reported
+            if silencer is None and diagnostic.path in elsewhere and reportable(os.path.normpath(diagnostic.path)):
+                silencer = silencers[diagnostic.path] = FileSuppressions(elsewhere[diagnostic.path], settings, use_noqa)
+            if silencer is not None and not silencer.silences(diagnostic):
+                found.add(diagnostic)
+    found.update(suppression_findings(rules, [module.file for module in findings], silencers))
     return _one_per_place(sorted(found, key=Diagnostic.sort_key))
 
 

@@ -78,6 +78,9 @@ class ProjectIndex:
         self.functions: dict[tuple[str, str], FunctionSummary] = {}
         self.classes: dict[tuple[str, str], ClassSummary] = {}
         self.children: dict[tuple[str, str], list[FunctionSummary]] = {}
+        #: module name -> the module names resolution inside it asked for (found or not):
+        #: what a module's findings can depend on is what these edges reach from it.
+        self.edges: dict[str, set[str]] = {}
         for summary in summaries:
             self.add(summary)
 
@@ -93,7 +96,12 @@ class ProjectIndex:
         for cls in summary.classes:
             self.classes[(summary.path, cls.qualname)] = cls
 
-    def module(self, name: str) -> ModuleSummary | None:
+    def module(self, name: str, origin: str) -> ModuleSummary | None:
+        """The module called ``name``, asked for while resolving a name inside module ``origin``."""
+        asked = self.edges.get(origin)
+        if asked is None:
+            asked = self.edges[origin] = set()
+        asked.add(name)
         found = self._modules.get(name)
         if found is not None or self._loader is None or name in self._missing or name.split(".", 1)[0] in EXTERNAL_ROOTS:
             return found
@@ -218,12 +226,12 @@ class ProjectIndex:
             binding = _latest(bindings, before_order)
             if binding is not None:
                 return self._binding_target(module, None, name, binding)
-        submodule = self.module(f"{module.module}.{name}") if module.module else None
+        submodule = self.module(f"{module.module}.{name}", module.module) if module.module else None
         if submodule is not None:
             return Target("module", submodule.module, submodule)
         for star in module.star_imports:
-            target = self.qualified(f"{star}.{name}")
-            if target is not None and not (target.kind == "external" and self.module(star) is not None):
+            target = self.qualified(f"{star}.{name}", module.module)
+            if target is not None and not (target.kind == "external" and self.module(star, module.module) is not None):
                 return target
         if name in _BUILTIN_NAMES:
             return external(f"builtins.{name}")
@@ -239,7 +247,7 @@ class ProjectIndex:
             cls = self.classes.get((module.path, binding.target))
             return Target("class", binding.target, module, cls=cls) if cls else None
         if binding.kind == "import":
-            return self.imported(binding.target, binding.imported_name)
+            return self.imported(binding.target, binding.imported_name, module.module)
         if binding.kind == "assign" and binding.value is not None:
             if isinstance(binding.value, Ref):
                 return self.resolve(module, scope, binding.value, before_order=binding.order)
@@ -300,18 +308,18 @@ class ProjectIndex:
 
     # --- qualified names and attributes --------------------------------------------
 
-    def imported(self, module_name: str, name: str) -> Target | None:
-        """What ``from module_name import name`` (or ``import module_name``) binds."""
+    def imported(self, module_name: str, name: str, origin: str) -> Target | None:
+        """What ``from module_name import name`` (or ``import module_name``) binds in module ``origin``."""
         if module_name.split(".", 1)[0] in EXTERNAL_ROOTS:
             return external(f"{module_name}.{name}" if name else module_name)
-        module = self.module(module_name)
+        module = self.module(module_name, origin)
         if module is None:
-            return self.qualified(f"{module_name}.{name}" if name else module_name)
+            return self.qualified(f"{module_name}.{name}" if name else module_name, origin)
         target = Target("module", module.module, module)
         return self.attribute(target, name) if name else target
 
-    def qualified(self, dotted: str, _hops: int = 0) -> Target | None:
-        """Resolve an absolute dotted name, following re-exports."""
+    def qualified(self, dotted: str, origin: str, _hops: int = 0) -> Target | None:
+        """Resolve an absolute dotted name named in module ``origin``, following re-exports."""
         if _hops > _MAX_HOPS:
             return None
         parts = dotted.split(".")
@@ -320,7 +328,7 @@ class ProjectIndex:
         # Walk attributes from the outermost module, as the import system does:
         # a package's own binding of ``fetch`` shadows its submodule ``fetch``.
         for cut in range(1, len(parts) + 1):
-            module = self.module(".".join(parts[:cut]))
+            module = self.module(".".join(parts[:cut]), origin)
             if module is None:
                 continue
             target: Target | None = Target("module", module.module, module)

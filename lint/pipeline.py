@@ -3,8 +3,10 @@
 files (discovery) -> a replayed run, when nothing it consulted changed
       -> scans (bytes; a cached scan for a file whose stat key is unchanged)
       -> prefilter (which files can hold a finding)
-      -> summaries of those (the cache by content hash, else a process pool)
-      -> one analysis in this process (modules they import load lazily)
+      -> findings kept per module, for modules whose dependencies did not change
+      -> summaries of the others (the cache by content hash, else a process pool)
+      -> one analysis of those in this process (modules they import load lazily)
+      -> suppression and STP100 over every module's findings
 
 The findings do not depend on the cache, the number of jobs or the prefilter:
 the skipped files stay loadable through the module loader with the same
@@ -24,9 +26,11 @@ from functools import partial
 from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config import Settings
 from steplint.discovery import discover
-from steplint.engine import ModuleLoader, RunResult, analyze, excluder_for, summarize_path
+from steplint.engine import ModuleFindings, ModuleLoader, RunResult, conclude, excluder_for, module_findings, new_analysis, rules_for, summarize_path
+from steplint.module_store import ModuleStore, RunFiles, updated
 from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, decode_source, quiet_parse, read_source
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.stack import call_deep
 from steplint.summary import ModuleSummary
 from steplint.workers import WorkerPool
@@ -40,7 +44,8 @@ class RunStats:
     read: int = 0  # source files whose bytes were read
     summarized: int = 0  # files parsed and summarized
     syntax_checked: int = 0  # skipped files parsed only to find syntax errors (STP900)
-    checked: int = 0  # files the rules ran on (the prefilter's candidates)
+    checked: int = 0  # files reported (the prefilter's candidates)
+    analyzed: int = 0  # reported files the rules ran on (the others' findings were kept from an earlier run)
     replayed: bool = False  # the findings came from the run cache
 
 
@@ -64,6 +69,7 @@ class LintRun:
         self._loaded_entries: dict[str, FileEntry] | None = None
         self._dirty = False
         self._summaries: dict[str, ModuleSummary] = {}
+        self._digests: dict[str, str | None] = {}  # absolute path -> content hash as read in this run
 
     @property
     def _entries(self) -> dict[str, FileEntry]:
@@ -99,18 +105,56 @@ class LintRun:
             checked_paths = set(sources)
         checked = [m for m in modules if m.path in checked_paths]
         self.stats.checked = len(checked)
-        summaries = self._summarize([m.path for m in checked])
-        skipped: dict[str, list[str]] = {}
+        run_files = [(m.path, m.module, m.is_package) for m in modules]
+        previous = self._previous_store(run_key, run_files)
+        changed: set[str] = set()
+        kept: dict[str, ModuleFindings] = {}
+        if previous is not None:
+            changed = previous.changed_names(self._digest)
+            kept = previous.kept(((m.path, m.module) for m in checked), previous.stale(changed))
+            # Namesakes are analyzed together, so the first one still takes precedence.
+            fresh_names = {m.module for m in checked if m.path not in kept}
+            kept = {m.path: kept[m.path] for m in checked if m.path in kept and m.module not in fresh_names}
+        summaries = self._summarize([m.path for m in checked if m.path not in kept])
+        analyzed = {s.path for s in summaries}
+        elsewhere: dict[str, list[str]] = {}
         for m in modules:
-            if m.path not in checked_paths:
-                skipped.setdefault(m.module, []).append(m.path)
+            if m.path not in analyzed:
+                elsewhere.setdefault(m.module, []).append(m.path)
         roots = list(dict.fromkeys(m.root for m in modules))
-        loader = ModuleLoader(summaries, roots=roots, discovered=skipped, summarize=self._summary_for)
-        diagnostics = analyze(summaries, self.settings, self.use_noqa, loader=loader)
+        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for)
+        rules = rules_for(self.settings)
+        analysis = new_analysis(summaries, self.settings, loader)
+        fresh = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
+        self.stats.analyzed = len(fresh)
+        findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
+        run_paths = {os.path.normpath(m.path) for m in modules}
+        diagnostics = conclude(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
         result = RunResult(diagnostics, len(files), {s.path: s for s in summaries})
         if self.cache is not None:
-            self._save(run_key, modules, loader, verdict, result)
+            worth_keeping = {path: found for path, found in fresh.items() if _worth_keeping(found)}
+            store = updated(
+                previous, run_files, changed, analysis.index.edges, loader.loaded, loader.consulted,
+                {m.path: kept.get(m.path) or worth_keeping[m.path] for m in checked if m.path in kept or m.path in worth_keeping},
+                self._digest,
+            )
+            self.cache.save_modules(run_key, store)
+            self._save(run_key, modules, store, verdict, result)
         return result
+
+    def _previous_store(self, key: str, run_files: RunFiles) -> ModuleStore | None:
+        """The per-module findings of the last run like this one, when every name still means the same file."""
+        if self.cache is None:
+            return None
+        store = self.cache.load_modules(key)
+        return store if isinstance(store, ModuleStore) and store.usable(run_files) else None
+
+    def _digest(self, path: str) -> str | None:
+        """The content hash of the file at absolute ``path`` as it is now (None: unreadable)."""
+        if path not in self._digests:
+            source = self._source(module_file(path))  # a file outside the run, loaded through an import
+            self._digests[path] = source.entry.digest if source.entry is not None else None
+        return self._digests[path]
 
     # --- scans and summaries, through the cache ---------------------------------------
 
@@ -128,6 +172,8 @@ class LintRun:
         work = partial(read_and_scan, max_size=self.settings.max_file_size)
         for (file, key), read in zip(missing, self._pool.map(work, [f.path for f, _ in missing])):
             found[file.path] = self._adopt(file, key, read)
+        for path, source in found.items():
+            self._digests[os.path.abspath(path)] = source.entry.digest if source.entry is not None else None
         return found
 
     def _source(self, file: ModuleFile) -> _Source:
@@ -251,11 +297,12 @@ class LintRun:
         parts = (os.getcwd(), tuple(paths), force_exclude, self.use_noqa, self.prefilter, repr(self.settings))
         return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
-    def _save(self, key: str, modules: list[ModuleFile], loader: ModuleLoader, verdict, result: RunResult) -> None:
+    def _save(self, key: str, modules: list[ModuleFile], store: ModuleStore, verdict, result: RunResult) -> None:
         assert self.cache is not None
         if self._dirty:
             self.cache.save_files(self._entries)
-        consulted: dict[str, object] = {path: presence_key(path) for path in loader.consulted}
+        consulted: dict[str, object] = {path: presence_key(path) for path in store.probes}
+        consulted.update((path, presence_key(path)) for paths in store.outside.values() for path in paths)
         if verdict is not None:
             consulted.update((path, presence_key(path)) for path in verdict.read)
             consulted.update((path, presence_key(path)) for path in verdict.walked)
@@ -263,6 +310,11 @@ class LintRun:
         if all(key_ is not None for _, key_, _, _ in files) and all(v is not None for v in consulted.values()):
             record = RunRecord(files, consulted, result.diagnostics, result.files)  # type: ignore[arg-type]
             self.cache.save_run(key, record)
+
+
+def _worth_keeping(found: ModuleFindings) -> bool:
+    """Findings of a broken file or a failed rule may come from this run's circumstances (memory, depth)."""
+    return not found.file.broken and not any(d.code == SyntaxErrorRule.code for d in found.diagnostics)
 
 
 def _same_module(entry: FileEntry, file: ModuleFile) -> bool:

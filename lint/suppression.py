@@ -13,7 +13,7 @@ import os
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
 from steplint.config import Settings
 from steplint.diagnostics import Diagnostic
@@ -34,12 +34,24 @@ def code_matches(listed: tuple[str, ...], code: str) -> bool:
     return bool(matching_codes(listed, code))
 
 
+class ReportedFile(NamedTuple):
+    """What suppression needs of a file: its path, its comments, and whether the rules could run on it."""
+
+    path: str
+    suppressions: Suppressions
+    broken: bool
+
+    @classmethod
+    def of(cls, summary: ModuleSummary) -> "ReportedFile":
+        return cls(summary.path, summary.suppressions, summary.error is not None)
+
+
 class FileSuppressions:
     """The silencers of one reported file, and the ``# noqa`` codes that silenced a finding."""
 
-    def __init__(self, summary: ModuleSummary, settings: Settings, use_noqa: bool = True):
-        self.comments: Suppressions = summary.suppressions
-        self.ignored = per_file_ignores(summary.path, settings)
+    def __init__(self, file: ReportedFile | ModuleSummary, settings: Settings, use_noqa: bool = True):
+        self.comments: Suppressions = file.suppressions
+        self.ignored = per_file_ignores(file.path, settings)
         self.use_noqa = use_noqa
         self.used_noqa: dict[int, set[str]] = {}
 
@@ -84,13 +96,13 @@ class SuppressionRule(Rule):
         return iter(())
 
     def check_suppressions(
-        self, module: ModuleSummary, suppressions: FileSuppressions, selected: frozenset[str]
+        self, module: ReportedFile, suppressions: FileSuppressions, selected: frozenset[str]
     ) -> Iterator[Diagnostic]:
         raise NotImplementedError
 
 
 def suppression_findings(
-    rules: Iterable[Rule], summaries: Iterable[ModuleSummary], files: dict[str, FileSuppressions]
+    rules: Iterable[Rule], reported: Iterable[ReportedFile], files: dict[str, FileSuppressions]
 ) -> Iterator[Diagnostic]:
     """The findings of the selected suppression rules, themselves silenceable like any other."""
     rules = list(rules)
@@ -98,11 +110,11 @@ def suppression_findings(
     for rule in rules:
         if not isinstance(rule, SuppressionRule):
             continue
-        for summary in summaries:
-            if summary.error is not None:
+        for module in reported:
+            if module.broken:
                 continue  # no rule ran on a broken file: every noqa in it would look unused
-            file = files[summary.path]
-            for diagnostic in rule.check_suppressions(summary, file, selected):
+            file = files[module.path]
+            for diagnostic in rule.check_suppressions(module, file, selected):
                 if not file.silences(diagnostic):
                     yield diagnostic
 

@@ -3,8 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.diagnostics import Diagnostic
-from steplint.summary import ModuleSummary
-from steplint.suppression import FileSuppressions, SuppressionRule
+from steplint.suppression import FileSuppressions, ReportedFile, SuppressionRule
 
 _OWN_PREFIX = "STP"
 
@@ -59,7 +58,7 @@ x = 1  # noqa: STP999, E501  # expect: STP100
     )
 
     def check_suppressions(
-        self, module: ModuleSummary, suppressions: FileSuppressions, selected: frozenset[str]
+        self, module: ReportedFile, suppressions: FileSuppressions, selected: frozenset[str]
     ) -> Iterator[Diagnostic]:
         from steplint.rules.registry import all_codes  # the registry imports this module
 

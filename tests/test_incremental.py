@@ -1,0 +1,186 @@
+"""Findings kept per module: an edit re-analyzes exactly the modules that reach it, and nothing else changes.
+
+Every run here is compared with a run without any cache: a kept finding that
+a full analysis would no longer make (or the reverse) fails the test. Which
+modules were analyzed again is proven by the pipeline's own counter.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from steplint.cache import Cache
+from steplint.config import Settings
+from steplint.pipeline import LintRun
+
+from test_cache import STEPS, _age
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+@pytest.fixture
+def project(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    files = {
+        "__init__.py": "",
+        "shared.py": "from agent_framework import step\n\n\n@step\nasync def tick(x: str) -> str:\n    return x\n",
+        "relay.py": "from pkg.shared import tick as relayed\n",
+        "far.py": "from agent_framework import step\nfrom pkg.relay import relayed\n\n\n@step\nasync def far(x: str) -> str:\n    return await relayed(x)\n",
+        "plain.py": "VALUE = 1\n",
+        **{f"steps{n}.py": STEPS.format(n=n) for n in range(4)},
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    _age(tmp_path)
+    return tmp_path
+
+
+def _lint(root: Path, target: Path) -> LintRun:
+    settings = Settings(project_root=root, extend_select=("STP100",))
+    run = LintRun(settings, cache=Cache(root / ".steplint_cache"))
+    run.result = run.run([str(target)])  # type: ignore[attr-defined]
+    uncached = LintRun(settings).run([str(target)]).diagnostics
+    assert run.result.diagnostics == uncached  # type: ignore[attr-defined]
+    return run
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    _age(path)
+
+
+def _codes(run: LintRun, name: str) -> list[str]:
+    return sorted(d.code for d in run.result.diagnostics if Path(d.path).name == name)  # type: ignore[attr-defined]
+
+
+def test_an_edit_reanalyzes_only_the_edited_module_when_nothing_reaches_it(project):
+    cold = _lint(project, project / "pkg")
+    assert cold.stats.analyzed == cold.stats.checked > 1
+    _edit(project / "pkg" / "steps2.py", "return await tick(x)", "return x")
+    edited = _lint(project, project / "pkg")
+    assert edited.stats.analyzed == 1 and edited.stats.summarized == 1
+    assert _codes(edited, "steps2.py") == [] and _codes(edited, "steps1.py") == ["STP001"]
+
+
+def test_an_edit_in_an_imported_module_reanalyzes_every_module_that_resolves_into_it(project):
+    _lint(project, project / "pkg")
+    _edit(project / "pkg" / "shared.py", "@step\n", "")
+    edited = _lint(project, project / "pkg")
+    # shared.py, the four steps modules calling tick, relay.py re-exporting it and far.py calling that
+    assert edited.stats.analyzed == 7
+    assert all(_codes(edited, f"steps{n}.py") == [] for n in range(4)) and _codes(edited, "far.py") == []
+    _edit(project / "pkg" / "shared.py", "async def tick", "@step\nasync def tick")
+    restored = _lint(project, project / "pkg")
+    assert restored.stats.analyzed == 7 and _codes(restored, "far.py") == ["STP001"]
+
+
+def test_an_edit_in_a_re_export_two_modules_away_reaches_the_importer(project):
+    _lint(project, project / "pkg")
+    _edit(project / "pkg" / "relay.py", "import tick as relayed", "import tick as other\n\n\nasync def relayed(x):\n    return x")
+    edited = _lint(project, project / "pkg")
+    assert _codes(edited, "far.py") == []
+
+
+def test_an_unchanged_run_after_an_edit_is_replayed_whole(project):
+    _lint(project, project / "pkg")
+    _edit(project / "pkg" / "steps1.py", "return await tick(x)", "return x")
+    _lint(project, project / "pkg")
+    again = _lint(project, project / "pkg")
+    assert again.stats.replayed
+
+
+def test_a_module_outside_the_linted_folder_is_followed(project):
+    sub = project / "pkg" / "sub"
+    sub.mkdir()
+    (sub / "__init__.py").write_text("")
+    (sub / "user.py").write_text(STEPS.format(n=9))
+    _age(project)
+    first = _lint(project, sub)
+    assert _codes(first, "user.py") == ["STP001"]
+    _edit(project / "pkg" / "shared.py", "@step\n", "")
+    edited = _lint(project, sub)
+    assert edited.stats.analyzed == 1 and _codes(edited, "user.py") == []
+
+
+@pytest.mark.parametrize("change", ["add", "remove"])
+def test_adding_or_removing_a_file_analyzes_everything_again(project, change):
+    _lint(project, project / "pkg")
+    extra = project / "pkg" / "extra.py"
+    if change == "add":
+        extra.write_text(STEPS.format(n=7))
+    else:
+        (project / "pkg" / "steps3.py").unlink()
+    _age(project)
+    after = _lint(project, project / "pkg")
+    assert after.stats.analyzed == after.stats.checked
+
+
+def test_a_module_that_breaks_and_is_mended(project):
+    _lint(project, project / "pkg")
+    _edit(project / "pkg" / "shared.py", "async def tick(x: str) -> str:", "async def tick(x: str) -> str")
+    broken = _lint(project, project / "pkg")
+    assert _codes(broken, "shared.py") == ["STP900"] and _codes(broken, "steps0.py") == []
+    _edit(project / "pkg" / "shared.py", "async def tick(x: str) -> str\n", "async def tick(x: str) -> str:\n")
+    mended = _lint(project, project / "pkg")
+    assert _codes(mended, "steps0.py") == ["STP001"]
+
+
+def test_a_silenced_finding_in_another_module_follows_that_modules_comments(project):
+    """A step body defined in one file and made a step in another: its findings obey the body file's noqa."""
+    pkg = project / "pkg"
+    (pkg / "body.py").write_text("from pkg.shared import tick\n\n\nasync def fetch(x: str) -> str:\n    return await tick(x)\n")
+    (pkg / "wrap.py").write_text("from agent_framework import step\nfrom pkg.body import fetch\n\nfetch_step = step(fetch)\n")
+    _age(project)
+    first = _lint(project, pkg)
+    assert _codes(first, "body.py") == ["STP001"]
+    _edit(pkg / "body.py", "return await tick(x)\n", "return await tick(x)  # noqa: STP001\n")
+    silenced = _lint(project, pkg)
+    assert _codes(silenced, "body.py") == []
+    _edit(pkg / "body.py", "  # noqa: STP001\n", "  # noqa: STP001, STP002\n")
+    partly = _lint(project, pkg)
+    assert _codes(partly, "body.py") == ["STP100"]
+
+
+def _fixture_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.py") if ".steplint_cache" not in p.parts)
+
+
+@pytest.mark.parametrize("seed", range(int(os.environ.get("STEPLINT_INCREMENTAL_SEEDS", "4"))))
+def test_random_edits_to_the_fixtures_never_leave_a_stale_finding(tmp_path, seed):
+    """Each step moves text between fixture files (imports, steps, re-exports change); each run matches a full one."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns(".steplint_cache", "__pycache__"))
+    _age(root)
+    _lint(root, root)
+    rng = random.Random(seed)
+    files = _fixture_files(root)
+    texts = [path.read_text(encoding="utf-8") for path in files]
+    for _ in range(6):
+        target = rng.choice(files)
+        lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
+        operation = rng.randrange(4)
+        if operation == 0:  # become another fixture file: new imports, steps and names
+            target.write_text(rng.choice(texts), encoding="utf-8")
+        elif operation == 1 and lines:  # lose a line: a decorator, an import, a call...
+            del lines[rng.randrange(len(lines))]
+            target.write_text("".join(lines), encoding="utf-8")
+        elif operation == 2:  # take a line from another file
+            donor = rng.choice(texts).splitlines(keepends=True) or ["\n"]
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice(donor).lstrip())
+            target.write_text("".join(lines), encoding="utf-8")
+        else:  # a comment: nothing that any finding reads
+            target.write_text("".join(lines) + "\n# edited\n", encoding="utf-8")
+        _age(target)
+        _lint(root, root)
+    (root / "stp040_sync.py").write_text("# a file of its own: nothing imports it\n", encoding="utf-8")
+    _age(root)
+    last = _lint(root, root)
+    assert 0 < last.stats.analyzed < last.stats.checked
