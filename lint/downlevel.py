@@ -37,17 +37,10 @@ from typing import Callable
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from steplint.parse import LINE_BREAK, quiet_parse
+from steplint.newer_syntax import first_marker, parses_alone
+from steplint.parse import LINE_BREAK
 from steplint.stack import call_deep
 
-# Text that may hold syntax newer than 3.10's: a cheap gate in front of libcst.
-_NEWER_SYNTAX = re.compile(
-    r"\btype\s+\w+\s*[\[=]"  # type X = ... / type X[T] = ...
-    r"|\b(?:def|class)\s+\w+\s*\["  # type parameters
-    r"|\bexcept\s*\*"  # except*
-    r"|\bexcept\b[^:\n]*,"  # except A, B:
-    r"|(?<![\w.])(?:[fFtT][rR]?|[rR][fFtT])['\"]"  # f-strings and t-strings
-)
 # Just enough of a tokenizer to measure nesting: strings and comments are skipped, brackets
 # opened and closed, and operators, keywords and strings counted along the current path.
 _NESTING = re.compile(
@@ -73,7 +66,7 @@ _FORK_IS_SAFE = sys.platform.startswith("linux") and hasattr(os, "fork")
 
 def downlevel(text: str) -> str | None:
     """``text`` with its newer constructs rewritten, or None when there is nothing libcst can do."""
-    if not _NEWER_SYNTAX.search(text) or not _shallow_enough(text):
+    if first_marker(text) is None or not _shallow_enough(text):
         return None
     if _FORK_IS_SAFE:
         try:
@@ -181,6 +174,10 @@ class _NewerSyntax(cst.CSTVisitor):
         where = self.get_metadata(PositionProvider, node)
         return self.edits.offset(where.start), self.edits.offset(where.end)
 
+    def source(self, node: cst.CSTNode) -> str:
+        start, end = self.span(node)
+        return self.edits.text[start:end]
+
     # --- PEP 695 / 696 ---------------------------------------------------------
 
     def visit_TypeParameters(self, node: cst.TypeParameters) -> bool:
@@ -240,8 +237,11 @@ class _NewerSyntax(cst.CSTVisitor):
         templated = any(isinstance(p, cst.TemplatedString) for p in parts)
         if not any(isinstance(p, (cst.FormattedString, cst.TemplatedString)) for p in parts):
             return False
-        if not templated and _parses(self.edits.text[start:end]):
-            return False  # an f-string this Python reads: its expressions are fine too
+        if not templated and all(parses_alone(self.source(p)) for p in parts if isinstance(p, cst.FormattedString)):
+            # f-strings this Python reads: their expressions are fine too. Each is judged alone, as
+            # ``steplint.newer_syntax`` does: a concatenated string that is wrong in every Python
+            # keeps its error.
+            return False
         kept = sorted(self.span(expression) for expression in _expressions(parts))
         chars = [" " if ch not in "\r\n" else ch for ch in self.edits.text[start:end]]
         for kept_start, kept_end in kept:
@@ -281,14 +281,6 @@ def _expressions(parts: list[cst.BaseExpression]):
                 yield piece.expression
                 if piece.format_spec:
                     pending.append(piece.format_spec)
-
-
-def _parses(source: str) -> bool:
-    try:
-        quiet_parse(f"(\n{source}\n)", mode="eval")
-        return True
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
 
 
 # --- a parse that may crash, in a child process ---------------------------------------------------

@@ -8,7 +8,8 @@ positions for free, where libcst's PositionProvider costs twice the parse
 libcst still decides validity when the running interpreter's grammar is older
 than the file's (``type X = ...`` on 3.11): ``steplint.downlevel`` then
 rewrites the few newer constructs into older equivalents of the same length,
-keeping every line and column where it was.
+keeping every line and column where it was. ``steplint.newer_syntax`` tells
+from the text whether that can help before libcst is imported.
 """
 
 from __future__ import annotations
@@ -221,12 +222,17 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
         if "\0" in text:  # Python says only "cannot contain null bytes", without a line
             return ParsedSource(text, None, _nul_error(text), line_count)
         error = _syntax_error(exc)
+        rejected = exc
         if exc.lineno is None:
             return ParsedSource(text, None, error, line_count)
     except ValueError:  # NUL bytes on older Pythons
         return ParsedSource(text, None, _nul_error(text), line_count)
     except (RecursionError, MemoryError) as exc:
         return ParsedSource(text, None, _too_complex(exc), line_count)
+    from steplint.newer_syntax import downlevel_may_help
+
+    if not downlevel_may_help(text, rejected):  # spares importing libcst, a third of a second
+        return ParsedSource(text, None, error, line_count)
     from steplint.downlevel import downlevel
 
     older = downlevel(text)
