@@ -22,13 +22,20 @@ def _is_package_dir(directory: str) -> bool:
 
 def module_name(path: str | Path) -> tuple[str, bool]:
     """The module's dotted name, and whether it is a package's ``__init__``."""
-    path = Path(os.path.abspath(path))
+    directory, filename = os.path.split(os.path.abspath(path))
     # ``helpers.extra.py`` cannot be imported at all, least of all as ``helpers.extra``: a dot
     # in a stem must not make it a submodule of a module it merely shares a prefix with.
-    stem = path.name.rsplit(".", 1)[0].replace(".", "-") or "-"
+    stem = filename.rsplit(".", 1)[0].replace(".", "-") or "-"
     is_package = stem == "__init__"
-    parts: list[str] = [] if is_package else [stem]
-    directory = path.parent
+    parts = _folder_parts(directory) if is_package else (*_folder_parts(directory), stem)
+    return ".".join(parts) or stem, is_package
+
+
+@lru_cache(maxsize=4096)
+def _folder_parts(folder: str) -> tuple[str, ...]:
+    """The dotted name a folder gives the modules in it, outermost part first (one answer per folder)."""
+    parts: list[str] = []
+    directory = Path(folder)
     while _is_package_dir(str(directory)) and directory.parent != directory:
         parts.append(directory.name)
         directory = directory.parent
@@ -38,9 +45,9 @@ def module_name(path: str | Path) -> tuple[str, bool]:
             if ancestor.name == "src" and len(directory.relative_to(ancestor).parts) <= 3:
                 parts.extend(reversed(directory.relative_to(ancestor).parts))
                 break
-    name = ".".join(reversed(parts))
-    return name or stem, is_package
+    return tuple(reversed(parts))
 
 
 def clear_cache() -> None:
     _is_package_dir.cache_clear()
+    _folder_parts.cache_clear()
