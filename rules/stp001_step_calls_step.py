@@ -1,16 +1,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from steplint.diagnostics import Diagnostic, Fix
-from steplint.fixes import rewrite_call, source_text
+from steplint.fixes import call_attribute, source_text
 from steplint.model import Analysis, Decorated
 from steplint.rules.base import Rule
 from steplint.summary import CallSite, ModuleSummary, Ref
-
-if TYPE_CHECKING:
-    import libcst as cst
 
 
 class StepCallsStep(Rule):
@@ -128,11 +125,11 @@ def _inline_fix(analysis: Analysis, module: ModuleSummary, call: CallSite, inner
     """``tick(x)`` -> ``tick.__wrapped__(x)`` where ``__wrapped__`` takes the same arguments (see Fix safety)."""
     if not isinstance(call.callee, Ref) or not _runs_inline(analysis, inner):
         return None
-    return rewrite_call(
+    return call_attribute(
         source_text(analysis, module),
         call.span,
         call.callee.dotted,
-        _call_wrapped,
+        "__wrapped__",
         title=f"Call '{inner.display}.__wrapped__(...)' inline",
         safe=False,
     )
@@ -145,8 +142,3 @@ def _runs_inline(analysis: Analysis, inner: Decorated) -> bool:
     scope = analysis.index.function(inner.module, body.parent)
     return not any(analysis.is_context_param(inner.module, scope, param) for param in body.params)
 
-
-def _call_wrapped(call: "cst.Call") -> "cst.Call":
-    import libcst as cst  # only where a fix is made: most runs never need libcst
-
-    return call.with_changes(func=cst.Attribute(value=call.func, attr=cst.Name("__wrapped__")))
