@@ -13,10 +13,12 @@ reached several ways, is linted once.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from fnmatch import fnmatchcase, translate
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 DEFAULT_EXCLUDES = (
     ".git", ".hg", ".svn", ".venv", "venv", ".env", "env", "build", "dist", "__pycache__",
@@ -33,10 +35,16 @@ def _split_patterns(patterns: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[s
     return tuple(b for b in bare if "/" not in b), tuple(b.lstrip("/") for b in bare if "/" in b)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=64)
+def _name_matcher(names: tuple[str, ...]) -> Callable[[str], object]:
+    """One regular expression for all the patterns (``fnmatchcase`` translates each to one)."""
+    if not names:
+        return lambda part: None
+    return re.compile("|".join(f"(?:{translate(name)})" for name in names)).match
+
+
 def _name_excluded(part: str, names: tuple[str, ...]) -> bool:
-    # Folder names repeat across a tree: each is matched against the patterns once per run.
-    return any(fnmatchcase(part, name) for name in names)
+    return _name_matcher(names)(part) is not None
 
 
 class MissingPath(Exception):
@@ -69,8 +77,7 @@ def discover(paths: list[str], excluder: Excluder, force_exclude: bool = False) 
     found: list[str] = []
     seen: set[str] = set()
 
-    def add(path: str) -> None:
-        real = os.path.realpath(path)
+    def add(path: str, real: str) -> None:
         if real not in seen:
             seen.add(real)
             found.append(os.path.normpath(path))
@@ -79,32 +86,66 @@ def discover(paths: list[str], excluder: Excluder, force_exclude: bool = False) 
         if not os.path.lexists(path):
             raise MissingPath(path)
         if os.path.isdir(path):
-            for file in _walk(path, excluder):
-                add(file)
+            for file, real in _walk(path, excluder):
+                add(file, real)
         elif not (force_exclude and excluder.excluded(path)):
-            add(path)
+            add(path, os.path.realpath(path))
     return found
 
 
-def _walk(top: str, excluder: Excluder) -> list[str]:
-    files: list[str] = []
+def _walk(top: str, excluder: Excluder) -> list[tuple[str, str]]:
+    """Python files under ``top`` with their real paths: top-down, a folder's files before its subfolders, by name.
+
+    A folder's own path was matched when it was entered, so below it only each
+    entry's name is, plus the whole path for patterns with a ``/``. The kind
+    of each entry comes from the folder listing, and a file's real path from
+    its folder's unless it is a link itself: no system call per file.
+    """
+    files: list[tuple[str, str]] = []
     visited: set[tuple[int, int]] = set()
-    for directory, dirnames, filenames in os.walk(top, followlinks=True):
+    names, paths = _split_patterns(excluder.patterns)
+
+    def excluded(path: str, name: str) -> bool:
+        return _name_excluded(name, names) or bool(paths) and excluder.excluded(path, top)
+
+    pending = [(top, os.path.realpath(top))]
+    while pending:
+        directory, real_directory = pending.pop()
         try:
             stat = os.stat(directory)
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
         except OSError:
-            dirnames[:] = []
             continue
         if (stat.st_dev, stat.st_ino) in visited:  # a symlink loop
-            dirnames[:] = []
             continue
         visited.add((stat.st_dev, stat.st_ino))
-        dirnames[:] = sorted(d for d in dirnames if not excluder.excluded(os.path.join(directory, d), top))
-        for name in sorted(filenames):
-            if name.endswith(PYTHON_SUFFIXES):
-                path = os.path.join(directory, name)
-                # Only regular files are source: a dangling or looping symlink, a FIFO (reading
-                # it would block) or a socket found in a folder is not, and is left out.
-                if not excluder.excluded(path, top) and os.path.isfile(path):
-                    files.append(path)
+        folders = []
+        for entry in entries:
+            if _is_dir(entry):
+                if not excluded(entry.path, entry.name):
+                    folders.append((entry.path, _real_path(entry, real_directory)))
+            # Only regular files are source: a dangling or looping symlink, a FIFO (reading
+            # it would block) or a socket found in a folder is not, and is left out.
+            elif entry.name.endswith(PYTHON_SUFFIXES) and not excluded(entry.path, entry.name) and _is_file(entry):
+                files.append((entry.path, _real_path(entry, real_directory)))
+        pending.extend(reversed(folders))
     return files
+
+
+def _real_path(entry: os.DirEntry, real_directory: str) -> str:
+    return os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(real_directory, entry.name)
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
