@@ -7,10 +7,15 @@ source files (so any change to the summarizer or the rules invalidates), the
 Python version (its grammar shapes the tree) and libcst's (downlevel).
 
 - ``files.pickle``: per absolute path, the file's stat key, content hash,
-  module name, prefilter scan and summary. A file whose stat key (mtime_ns,
-  size, inode) is unchanged is not read; one whose bytes hash the same is not
-  parsed. A stat key taken within two seconds of the file's mtime is not
-  trusted (the file could change again within the clock's resolution).
+  module name, prefilter scan and whether its summary is stored. A file whose
+  stat key (mtime_ns, size, inode) is unchanged is not read; one whose bytes
+  hash the same is not parsed. A stat key taken within two seconds of the
+  file's mtime is not trusted (the file could change again within the clock's
+  resolution).
+- ``summaries/<hash[:2]>/<hash>``: the pickled summary of the bytes with that
+  content hash, written by the worker that made it and read only when an
+  analysis needs that module (so one changed file rewrites one summary, not
+  a file holding all of them).
 - ``runs/<key>.pickle``: the findings of a run with these arguments and
   settings, with the stat key of everything that run consulted (discovered
   files, modules loaded through imports, paths probed and not found, package
@@ -117,7 +122,7 @@ class FileEntry:
     module: str
     is_package: bool
     scan: object  # steplint.prefilter.Scan
-    summary: bytes | None = None  # the pickled steplint.summary.ModuleSummary, unpickled on use
+    summarized: bool = False  # the summary of these bytes is stored under ``digest`` (``Cache.load_summary``)
     syntax_ok: bool | None = None  # parses, for a file the prefilter skips (None: not known)
 
 
@@ -144,6 +149,19 @@ class Cache:
     def save_files(self, entries: dict[str, FileEntry]) -> None:
         self._write(self.files_path, entries)
 
+    # --- summaries, by content hash --------------------------------------------------
+
+    def summary_path(self, digest: str) -> Path:
+        return self.folder / "summaries" / digest[:2] / digest
+
+    def load_summary(self, digest: str) -> bytes | None:
+        """The pickled summary stored for these bytes, or None (never stored, or damaged)."""
+        return self._read_bytes(self.summary_path(digest))
+
+    def save_summary(self, digest: str, blob: bytes) -> bool:
+        """Store a pickled summary; False when it could not be written (it only costs speed)."""
+        return self._write_bytes(self.summary_path(digest), blob)
+
     # --- runs --------------------------------------------------------------------------
 
     def run_path(self, key: str) -> Path:
@@ -166,6 +184,15 @@ class Cache:
     # --- atomic, self-checking files ---------------------------------------------------
 
     def _read(self, path: Path) -> object | None:
+        payload = self._read_bytes(path)
+        if payload is None:
+            return None
+        try:
+            return pickle.loads(payload)
+        except Exception:  # a payload from an incompatible build: rebuilt as well
+            return None
+
+    def _read_bytes(self, path: Path) -> bytes | None:
         try:
             data = path.read_bytes()
         except OSError:
@@ -176,15 +203,18 @@ class Cache:
         checksum, payload = bytes(view[len(_MAGIC) : len(_MAGIC) + 40]), view[len(_MAGIC) + 40 :]
         if content_hash(payload).encode() != checksum:
             return None  # corrupt or truncated: rebuilt by this run
-        try:
-            return pickle.loads(payload)
-        except Exception:  # a payload from an incompatible build: rebuilt as well
-            return None
+        return bytes(payload)
 
     def _write(self, path: Path, value: object) -> None:
-        """Write atomically; a cache that cannot be written only costs speed."""
         try:
             payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, RecursionError):
+            return
+        self._write_bytes(path, payload)
+
+    def _write_bytes(self, path: Path, payload: bytes) -> bool:
+        """Write atomically; a cache that cannot be written only costs speed."""
+        try:
             self._prepare(path.parent)
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
             try:
@@ -199,8 +229,9 @@ class Cache:
                 except OSError:
                     pass
                 raise
-        except (OSError, pickle.PicklingError, RecursionError):
-            return
+        except OSError:
+            return False
+        return True
 
     def _prepare(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)

@@ -71,13 +71,18 @@ def summarize_path(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> M
     A file that cannot be read, or holds more than ``max_size`` bytes (None or
     0: no limit), is a summary with the reason as its error (STP900).
     """
+    return read_and_summarize(path, max_size)[1]
+
+
+def read_and_summarize(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tuple[bytes | None, ModuleSummary]:
+    """The bytes read (None: they could not be) and their summary, as ``summarize_path`` makes it."""
     try:
         data = read_source(path, max_size)
     except UnreadableSource as exc:
-        return _broken(path, *_module_of(path), str(exc))
+        return None, _broken(path, *_module_of(path), str(exc))
     except Exception as exc:  # e.g. a path the OS rejects outright
-        return _broken(path, *_module_of(path), f"cannot read: {exc}")
-    return summarize_source(data, path)
+        return None, _broken(path, *_module_of(path), f"cannot read: {exc}")
+    return data, summarize_source(data, path)
 
 
 def _module_of(path: str) -> tuple[str, bool]:

@@ -26,7 +26,7 @@ from functools import partial
 from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config import Settings
 from steplint.discovery import discover
-from steplint.engine import ModuleFindings, ModuleLoader, RunResult, conclude, excluder_for, module_findings, new_analysis, rules_for, summarize_path
+from steplint.engine import ModuleFindings, ModuleLoader, RunResult, conclude, excluder_for, module_findings, new_analysis, read_and_summarize, rules_for
 from steplint.module_store import ModuleStore, RunFiles, updated
 from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, decode_source, quiet_parse, read_source
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
@@ -237,10 +237,11 @@ class LintRun:
 
     def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
         missing = [p for p in paths if self._cached_summary(p) is None]
-        built = self._pool.map(partial(pickled_summary, max_size=self.settings.max_file_size), missing)
+        work = partial(pickled_summary, max_size=self.settings.max_file_size, cache=self.cache)
+        built = self._pool.map(work, missing)
         self.stats.summarized += len(built)
-        for blob in built:
-            self._remember(pickle.loads(blob), blob)
+        for digest, stored, blob in built:
+            self._remember(pickle.loads(blob), digest, stored)
         return [self._summaries[os.path.abspath(p)] for p in paths]
 
     def _summary_for(self, path: str) -> ModuleSummary:
@@ -250,9 +251,10 @@ class LintRun:
             self._source(module_file(path))
             found = self._cached_summary(path)
         if found is None:
-            found = summarize_path(path, self.settings.max_file_size)
+            digest, stored, blob = pickled_summary(path, self.settings.max_file_size, self.cache)
+            found = pickle.loads(blob)
             self.stats.summarized += 1
-            self._remember(found)
+            self._remember(found, digest, stored)
         return found
 
     def _cached_summary(self, path: str) -> ModuleSummary | None:
@@ -261,15 +263,17 @@ class LintRun:
         if found is not None:
             return found
         entry = self._entries.get(absolute)
-        if entry is None or entry.summary is None:
+        if entry is None or not entry.summarized or self.cache is None:
             return None
         key = stat_key(path)
         if key is None or entry.stat != key or not self._within_size_limit(key):
             return None
+        blob = self.cache.load_summary(entry.digest)
         try:
-            summary: ModuleSummary = pickle.loads(entry.summary)
-        except Exception:  # an entry that does not load is rebuilt, never trusted
-            entry.summary = None
+            summary: ModuleSummary = pickle.loads(blob)  # type: ignore[arg-type]
+        except Exception:  # missing, or a blob that does not load: rebuilt, never trusted
+            entry.summarized = False
+            self._dirty = True
             return None
         summary.path = path
         self._summaries[absolute] = summary
@@ -280,15 +284,14 @@ class LintRun:
         limit = getattr(self.settings, "max_file_size", None)
         return not limit or key[1] <= limit
 
-    def _remember(self, summary: ModuleSummary, blob: bytes | None = None) -> None:
+    def _remember(self, summary: ModuleSummary, digest: str | None, stored: bool) -> None:
+        """Keep a summary made in this run; the file entry vouches for it when it summarized the bytes scanned."""
         absolute = os.path.abspath(summary.path)
         self._summaries[absolute] = summary
         entry = self._entries.get(absolute)
-        # Only clean summaries are kept: a broken file is cheap to re-read, and an error
-        # may come from this run's circumstances (memory, recursion) rather than the bytes.
-        if entry is not None and summary.error is None and entry.stat is not None:
+        if stored and entry is not None and entry.digest == digest and entry.stat is not None:
             if entry.stat == stat_key(summary.path):
-                entry.summary = blob if blob is not None else pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+                entry.summarized = True
                 self._dirty = True
 
     # --- the run cache ----------------------------------------------------------------
@@ -350,13 +353,23 @@ def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tu
     return content_hash(data), scan(data), _compiled_by_this_python(path)
 
 
-def pickled_summary(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
-    """A worker's answer: the summary, pickled once for both the pipe and the cache."""
-    summary = summarize_path(path, max_size)
+def pickled_summary(
+    path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE, cache: Cache | None = None
+) -> tuple[str | None, bool, bytes]:
+    """A worker's answer: the content hash of the bytes it read, whether it stored the summary, and the summary.
+
+    The summary is pickled once, for both the pipe and the cache. Only clean
+    summaries are stored: a broken file is cheap to read again, and its error
+    may come from this run's circumstances (memory, recursion) rather than its bytes.
+    """
+    data, summary = read_and_summarize(path, max_size)
     try:
-        return pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+        blob = pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
     except RecursionError:  # expressions nested past the default limit (``f()()()...``, ``A | B | ...``)
-        return call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
+        blob = call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
+    digest = content_hash(data) if data is not None else None
+    stored = cache is not None and digest is not None and summary.error is None and cache.save_summary(digest, blob)
+    return digest, stored, blob
 
 
 def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
