@@ -64,10 +64,10 @@ UNVOUCHED = Scan(False, False, frozenset(), False, True)
 
 
 def scan(data: bytes) -> Scan:
-    if b"\\\n" in data or b"\\\r\n" in data:
-        data = data.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
-    first_lines = data.split(b"\n", 2)[:2]
-    if data.isascii() and not any(_COOKIE.search(line) for line in first_lines):
+    """What ``data`` says; one pass per word looked for, and no copy but the decoded text."""
+    second_line_end = data.find(b"\n", data.find(b"\n") + 1)
+    first_lines = data[:second_line_end] if second_line_end >= 0 else data
+    if data.isascii() and not _COOKIE.search(first_lines):
         text = data.decode("ascii")
     else:
         # Python reads identifiers NFKC-normalized and in the declared encoding: scan that text.
@@ -78,33 +78,40 @@ def scan(data: bytes) -> Scan:
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
     heads, relative = _imports(text)
-    lowered = text.lower()
     return Scan(
         mentions=MAF in text,
         factory_word=any(_has_word(text, word) for word in _FACTORY_WORDS),
         heads=frozenset(heads),
         relative=relative,
-        must_check="steplint" in lowered or ("noqa" in lowered and bool(_NOQA_STP.search(lowered))),
+        must_check=_suppression_comment(text),
     )
+
+
+def _suppression_comment(text: str) -> bool:
+    """A ``steplint:`` directive (case-sensitive, as they are read) or a ``noqa`` naming a STP code, maybe."""
+    if "steplint" in text:
+        return True
+    lowered = text.lower()
+    return "noqa" in lowered and _NOQA_STP.search(lowered) is not None
 
 
 def _imports(text: str) -> tuple[set[str], bool]:
     """The top-level names a file imports, and whether it imports relatively.
 
-    Every ``import`` keyword is looked at on its line: ``from X import ...``
-    gives X's first name (or marks a relative import), anything else gives the
-    first name of each comma-separated item after ``import``. Line
-    continuations were joined by the caller; a parenthesized ``from`` list
-    names attributes, never other packages, so its later lines do not matter.
+    Every ``import`` keyword is looked at on its logical line (continuation
+    lines joined): ``from X import ...`` gives X's first name (or marks a
+    relative import), anything else gives the first name of each
+    comma-separated item after ``import``. A parenthesized ``from`` list names
+    attributes, never other packages, so its later lines do not matter.
     """
     heads: set[str] = set()
     relative = False
+    size = len(text)
     at = text.find("import")
     while at >= 0:
         end = at + 6
-        if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
-            line_start = text.rfind("\n", 0, at) + 1
-            before = text[line_start:at]
+        if (at == 0 or not _is_word(text[at - 1])) and (end >= size or not _is_word(text[end])):
+            before = _joined(text[_line_start(text, at) : at])
             origin = before.rfind("from")
             module = before[origin + 4 :].strip() if origin >= 0 else ""
             if origin >= 0 and (origin == 0 or not _is_word(before[origin - 1])) and _MODULE.fullmatch(module):
@@ -115,14 +122,38 @@ def _imports(text: str) -> tuple[set[str], bool]:
                     if found is not None:
                         heads.add(found.group(0))
             else:
-                line_end = text.find("\n", end)
-                statement = text[end : line_end if line_end >= 0 else len(text)]
+                statement = _joined(text[end : _line_end(text, end)])
                 for item in statement.split(";", 1)[0].split("#", 1)[0].split(","):
                     found = _WORD.search(item)
                     if found is not None:
                         heads.add(found.group(0))
         at = text.find("import", end)
     return heads, relative
+
+
+def _line_start(text: str, at: int) -> int:
+    """Where the logical line holding ``at`` starts (a line ending in a backslash continues)."""
+    start = text.rfind("\n", 0, at) + 1
+    while start and _continued(text, start - 1):
+        start = text.rfind("\n", 0, start - 1) + 1
+    return start
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    while end >= 0 and _continued(text, end):
+        end = text.find("\n", end + 1)
+    return end if end >= 0 else len(text)
+
+
+def _continued(text: str, newline: int) -> bool:
+    """The line break at ``newline`` follows a backslash (``\\\n`` or ``\\\r\n``)."""
+    before = text[newline - 2 : newline] if newline >= 2 else text[:newline]
+    return before.endswith("\\") or before == "\\\r"
+
+
+def _joined(line: str) -> str:
+    return line.replace("\\\r\n", " ").replace("\\\n", " ") if "\\" in line else line
 
 
 def _has_word(text: str, word: str) -> bool:

@@ -140,6 +140,9 @@ def test_a_named_file_is_always_analyzed(tmp_path):
         (b"from a.b import c\nfrom . import d\n", {"a"}, True),
         (b"if x: import q; import z\n", {"q", "z"}, False),
         (b"from \\\n  pkg import t\n", {"pkg"}, False),
+        (b"from \\\r\n  pkg import t\r\n", {"pkg"}, False),
+        (b"import a, \\\n  b, \\\n c\n", {"a", "b", "c"}, False),
+        (b"from \\\n . \\\n import t\n", set(), True),
         (b'y = "from"; import os\n', {"os"}, False),
         (b"from  ..up import t\n", set(), True),
     ],
@@ -160,5 +163,7 @@ def test_the_scan_reads_declared_encodings_and_normalized_identifiers():
 def test_the_scan_sends_suppression_comments_and_undecodable_bytes_to_analysis():
     assert scan(b"x = 1  # noqa: STP001\n").must_check
     assert scan(b"x = 1  # steplint: disable=STP001\n").must_check
+    assert scan(b"x = 1  # NoQA:stp001\n").must_check  # noqa comments are read case-insensitively
+    assert not scan(b"x = 1  # STEPLINT: disable=STP001\n").must_check  # directives are not
     assert not scan(b"x = 1  # noqa: E501\n").must_check
     assert scan(b"x = '\xff\xfe'\n").must_check
