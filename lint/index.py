@@ -226,7 +226,8 @@ class ProjectIndex:
             binding = _latest(bindings, before_order)
             if binding is not None:
                 return self._binding_target(module, None, name, binding)
-        submodule = self.module(f"{module.module}.{name}", module.module) if module.module else None
+        # Only a package has submodules: ``mod.py`` never makes ``mod.x`` importable.
+        submodule = self.module(f"{module.module}.{name}", module.module) if module.is_package and module.module else None
         if submodule is not None:
             return Target("module", submodule.module, submodule)
         for star in module.star_imports:
