@@ -45,7 +45,14 @@ def map_files(work: Callable[[str], T], paths: list[str], jobs: int) -> list[T]:
 
 
 class WorkerPool:
-    """Up to ``jobs`` processes, started on the first batch large enough to need them and kept for the run."""
+    """``jobs`` processes counting this one: ``jobs - 1`` workers, started on the first batch large
+    enough to need them and kept for the run, and this process, which would otherwise only wait.
+
+    The batch is cut into chunks queued for the workers; this process takes
+    chunks from the end of the queue that no worker has started, so the two
+    ends meet wherever the load on the machine puts them, and a second core
+    costs one fork, not two.
+    """
 
     def __init__(self, jobs: int):
         self.jobs = jobs
@@ -56,10 +63,20 @@ class WorkerPool:
         if workers <= 1 and self._executor is None:
             return [work(path) for path in paths]
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+            self._executor = ProcessPoolExecutor(max_workers=max(1, workers - 1), mp_context=_context())
         # Chunks of a few dozen files keep the pipes busy without starving a worker at the end.
-        chunk = max(1, min(64, len(paths) // (self.jobs * 8)))
-        return list(self._executor.map(work, paths, chunksize=chunk))
+        size = max(1, min(64, len(paths) // (self.jobs * 8)))
+        chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
+        queued = [self._executor.submit(_work_through, work, chunk) for chunk in chunks]
+        done_here: dict[int, list[T]] = {}
+        for index in reversed(range(len(chunks))):
+            if not queued[index].cancel():  # a worker has it: the rest are theirs too
+                break
+            done_here[index] = _work_through(work, chunks[index])
+        results: list[T] = []
+        for index, future in enumerate(queued):
+            results.extend(done_here[index] if index in done_here else future.result())
+        return results
 
     def close(self) -> None:
         if self._executor is not None:
@@ -71,6 +88,10 @@ class WorkerPool:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _work_through(work: Callable[[str], T], paths: list[str]) -> list[T]:
+    return [work(path) for path in paths]
 
 
 def _context() -> multiprocessing.context.BaseContext:

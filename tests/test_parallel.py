@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -52,6 +54,18 @@ def test_small_runs_stay_in_process():
 def test_the_pool_returns_results_in_order(tiny_batches):
     paths = [f"p{i}" for i in range(50)]
     assert workers.map_files(len, paths, 2) == [len(p) for p in paths]
+
+
+def _slow_pid(path: str) -> tuple[str, int]:
+    time.sleep(0.005)
+    return path, os.getpid()
+
+
+def test_this_process_works_through_the_batch_from_its_end(tiny_batches):
+    paths = [f"p{i}" for i in range(64)]
+    done = workers.map_files(_slow_pid, paths, 2)
+    assert [path for path, _ in done] == paths
+    assert done[-1][1] == os.getpid()  # the last chunk no worker had started
 
 
 _PROBE = textwrap.dedent(
