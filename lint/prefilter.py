@@ -30,6 +30,7 @@ on a file without Agent Framework code must be taught here.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import unicodedata
@@ -171,6 +172,9 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+_name = operator.attrgetter("name")
+
+
 @dataclass(slots=True)
 class ModuleFile:
     path: str
@@ -253,7 +257,9 @@ class Prefilter:
         found = self.scans[file.path]
         heads = set(found.heads)
         # Relative imports, and a package's unbound names, reach into its own top-level package.
-        if found.relative or file.is_package or os.path.isdir(os.path.splitext(file.path)[0]):
+        if file.head not in heads and (
+            found.relative or file.is_package or os.path.isdir(os.path.splitext(file.path)[0])
+        ):
             heads.add(file.head)
         return {head for head in heads if head not in EXTERNAL_ROOTS}
 
@@ -266,13 +272,12 @@ class Prefilter:
             if head in done or head in EXTERNAL_ROOTS:
                 continue
             done.add(head)
-            for path in self._package_files(head):
-                absolute = os.path.abspath(path)
-                if absolute in self._seen:
+            for path in self._package_files(head):  # absolute, as the roots are
+                if path in self._seen:
                     continue
                 found = self.scan_file(path)
-                self.verdict.read[absolute] = path
-                self._add(head, absolute, found)
+                self.verdict.read[path] = path
+                self._add(head, path, found)
                 pending.extend(h for h in found.heads | ({head} if found.relative else set()) if h not in done)
 
     def _package_files(self, head: str) -> Iterable[str]:
@@ -297,7 +302,7 @@ class Prefilter:
     def _walk(self, folder: str) -> Iterable[str]:
         """Every Python file the loader could reach under ``folder`` (identifier-named folders only)."""
         try:
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+            entries = sorted(os.scandir(folder), key=_name)
         except OSError:
             return
         self.verdict.walked.append(folder)
