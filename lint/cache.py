@@ -12,8 +12,9 @@ Python version (its grammar shapes the tree) and libcst's (downlevel).
   hash the same is not parsed. A stat key taken within two seconds of the
   file's mtime is not trusted (the file could change again within the clock's
   resolution).
-- ``summaries/<hash[:2]>/<hash>``: the pickled summary of the bytes with that
-  content hash, written by the worker that made it and read only when an
+- ``summaries/<key[:2]>/<key>``: the pickled summary of the bytes with a
+  content hash under a module name (``summary_key``: two empty
+  ``__init__.py`` files are different modules), written by the worker that made it and read only when an
   analysis needs that module (so one changed file rewrites one summary, not
   a file holding all of them).
 - ``runs/<key>.pickle``: the findings of a run with these arguments and
@@ -134,6 +135,11 @@ class RunRecord:
     file_count: int = 0
 
 
+def summary_key(digest: str, module: str, is_package: bool) -> str:
+    """Where the summary of these bytes as this module is stored (its path is set when it is loaded)."""
+    return content_hash(f"{digest}|{module}|{is_package}".encode())
+
+
 class Cache:
     def __init__(self, directory: str | os.PathLike[str]):
         self.root = Path(directory)
@@ -149,18 +155,18 @@ class Cache:
     def save_files(self, entries: dict[str, FileEntry]) -> None:
         self._write(self.files_path, entries)
 
-    # --- summaries, by content hash --------------------------------------------------
+    # --- summaries, by content hash and module name ----------------------------------
 
-    def summary_path(self, digest: str) -> Path:
-        return self.folder / "summaries" / digest[:2] / digest
+    def summary_path(self, key: str) -> Path:
+        return self.folder / "summaries" / key[:2] / key
 
-    def load_summary(self, digest: str) -> bytes | None:
-        """The pickled summary stored for these bytes, or None (never stored, or damaged)."""
-        return self._read_bytes(self.summary_path(digest))
+    def load_summary(self, key: str) -> bytes | None:
+        """The pickled summary stored under ``summary_key(...)``, or None (never stored, or damaged)."""
+        return self._read_bytes(self.summary_path(key))
 
-    def save_summary(self, digest: str, blob: bytes) -> bool:
+    def save_summary(self, key: str, blob: bytes) -> bool:
         """Store a pickled summary; False when it could not be written (it only costs speed)."""
-        return self._write_bytes(self.summary_path(digest), blob)
+        return self._write_bytes(self.summary_path(key), blob)
 
     # --- runs --------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import pickle
 from dataclasses import dataclass, field
 from functools import partial
 
-from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
+from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key, summary_key
 from steplint.config import Settings
 from steplint.discovery import discover
 from steplint.engine import ModuleFindings, ModuleLoader, RunResult, conclude, excluder_for, module_findings, new_analysis, read_and_summarize, rules_for
@@ -268,7 +268,7 @@ class LintRun:
         key = stat_key(path)
         if key is None or entry.stat != key or not self._within_size_limit(key):
             return None
-        blob = self.cache.load_summary(entry.digest)
+        blob = self.cache.load_summary(summary_key(entry.digest, entry.module, entry.is_package))
         try:
             summary: ModuleSummary = pickle.loads(blob)  # type: ignore[arg-type]
         except Exception:  # missing, or a blob that does not load: rebuilt, never trusted
@@ -368,7 +368,12 @@ def pickled_summary(
     except RecursionError:  # expressions nested past the default limit (``f()()()...``, ``A | B | ...``)
         blob = call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
     digest = content_hash(data) if data is not None else None
-    stored = cache is not None and digest is not None and summary.error is None and cache.save_summary(digest, blob)
+    stored = (
+        cache is not None
+        and digest is not None
+        and summary.error is None
+        and cache.save_summary(summary_key(digest, summary.module, summary.is_package), blob)
+    )
     return digest, stored, blob
 
 

@@ -184,3 +184,21 @@ def test_random_edits_to_the_fixtures_never_leave_a_stale_finding(tmp_path, seed
     _age(root)
     last = _lint(root, root)
     assert 0 < last.stats.analyzed < last.stats.checked
+
+
+def test_files_with_the_same_bytes_in_different_packages_keep_their_own_summaries(tmp_path):
+    """``from .shared import tick`` means a.shared in one package and b.shared in the other."""
+    steps = "from agent_framework import step\nfrom .shared import tick\n\n\n@step\nasync def outer(x: str) -> str:\n    return await tick(x)\n"
+    for package, shared in (("a", "@step\nasync def tick(x: str) -> str:\n    return x\n"), ("b", "async def tick(x: str) -> str:\n    return x\n")):
+        folder = tmp_path / package
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+        (folder / "shared.py").write_text("from agent_framework import step\n\n\n" + shared)
+        (folder / "steps.py").write_text(steps)
+    _age(tmp_path)
+    first = _lint(tmp_path, tmp_path)
+    assert [Path(d.path).parent.name for d in first.result.diagnostics if d.code == "STP001"] == ["a"]  # type: ignore[attr-defined]
+    for package in ("a", "b"):  # whichever was stored last, the other is loaded from the store once
+        _edit(tmp_path / package / "shared.py", "return x", "return x  # edited")
+        again = _lint(tmp_path, tmp_path)  # its steps.py is analyzed again, from its stored summary
+        assert again.stats.analyzed >= 2 and again.stats.summarized == 1
