@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterator
 
 from steplint.parse import ParsedSource
@@ -78,7 +78,9 @@ class _Builder:
         self.binding_stack: list[_Scope] = []
         self.class_stack: list[str] = []
         self.loaded: list[set[str]] = []
-        self.forms: dict[int, Expr] = {}  # to_expr's memo for this tree
+        self.forms = _Forms(self.span)
+        # Assignment and parameter annotations keep their forms without spans (as ``to_expr`` gives them).
+        self.annotation_forms = _Forms(_no_span, self.forms.shared)
 
     # --- entry ---------------------------------------------------------------
 
@@ -130,7 +132,7 @@ class _Builder:
         elif isinstance(target, ast.Starred):
             self.bind_target(target.value)
         else:
-            self.expression(target)
+            self.visit(target)
 
     def qualname(self, name: str) -> str:
         prefix = self.binding_stack[-1].qualname
@@ -161,20 +163,20 @@ class _Builder:
             for target in node.targets:
                 self.bind_target(target, value)
         elif isinstance(node, ast.AnnAssign):
-            annotation = to_expr(node.annotation)
-            self.expression(node.annotation, record=False)
+            annotation = self.annotation_forms.of(node.annotation)
+            self.visit(node.annotation, record=False)
             value = self.expression(node.value, sink=_stored_name(node.target)) if node.value is not None else None
             if node.value is not None or not self.class_stack or self.binding_stack[-1].function is not None:
                 self.bind_target(node.target, value, annotation)
         elif isinstance(node, ast.AugAssign):
-            self.expression(node.value, sink=_stored_name(node.target))
-            self.expression(node.target)
+            self.visit(node.value, sink=_stored_name(node.target))
+            self.visit(node.target)
         elif _TYPE_ALIAS is not None and isinstance(node, _TYPE_ALIAS):
-            value = to_expr(node.value)  # type: ignore[attr-defined]
-            self.expression(node.value, record=False)  # type: ignore[attr-defined]
+            value = self.annotation_forms.of(node.value)  # type: ignore[attr-defined]
+            self.visit(node.value, record=False)  # type: ignore[attr-defined]
             self.bind(node.name.id, "assign", node.lineno, value=value, is_type_alias=True)  # type: ignore[attr-defined]
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            self.expression(node.iter)
+            self.visit(node.iter)
             self.bind_target(node.target)
             self._statements(node.body)
             self._statements(node.orelse)
@@ -206,10 +208,10 @@ class _Builder:
 
     def child(self, node: ast.AST) -> None:
         if isinstance(node, ast.expr):
-            self.expression(node)
+            self.visit(node)
         elif isinstance(node, ast.excepthandler):
             if node.type is not None:
-                self.expression(node.type)
+                self.visit(node.type)
             if node.name:
                 self.bind(node.name, "assign", node.lineno)
             self._statements(node.body)
@@ -218,7 +220,7 @@ class _Builder:
         elif type(node).__name__ == "match_case":
             self.pattern(node.pattern)  # type: ignore[attr-defined]
             if node.guard is not None:  # type: ignore[attr-defined]
-                self.expression(node.guard)  # type: ignore[attr-defined]
+                self.visit(node.guard)  # type: ignore[attr-defined]
             self._statements(node.body)  # type: ignore[attr-defined]
         else:
             for sub in ast.iter_child_nodes(node):
@@ -230,7 +232,7 @@ class _Builder:
             if isinstance(name, str):
                 self.bind(name, "assign", getattr(sub, "lineno", 0))
             if isinstance(sub, ast.expr):
-                self.expression(sub)
+                self.visit(sub)
 
     def import_from(self, node: ast.ImportFrom) -> None:
         base = resolve_relative(self.summary.module, self.summary.is_package, node.module, node.level)
@@ -248,7 +250,7 @@ class _Builder:
         decorators = tuple(self.expression(d) for d in node.decorator_list)
         params = self.parameters(node.args)
         if node.returns is not None:
-            self.expression(node.returns, record=False)
+            self.visit(node.returns, record=False)
         qualname = self.qualname(node.name)
         enclosing = self.function_stack[-1]
         function = FunctionSummary(
@@ -341,8 +343,8 @@ class _Builder:
     def parameter(self, arg: ast.arg, kind: str, default: ast.expr | None) -> Param:
         annotation = None
         if arg.annotation is not None:
-            annotation = to_expr(arg.annotation)
-            self.expression(arg.annotation, record=False)
+            annotation = self.annotation_forms.of(arg.annotation)
+            self.visit(arg.annotation, record=False)
         default_expr = self.expression(default) if default is not None else None
         return Param(
             name=arg.arg,
@@ -360,57 +362,70 @@ class _Builder:
 
         ``sink`` is the local name ``node``'s value is stored into, if any.
         """
-        self._visit(node, _Where(record=record), sink=sink)
-        return to_expr(node, self.span, self.forms)
+        self._visit(node, _RECORDED if record else _UNRECORDED, sink=sink)
+        return self.forms.of(node)
+
+    def visit(self, node: ast.expr, record: bool = True, sink: str | None = None) -> None:
+        """``expression`` for a node whose form nobody reads."""
+        self._visit(node, _RECORDED if record else _UNRECORDED, sink=sink)
 
     def _visit(self, node: ast.AST, where: "_Where", awaited: bool = False, sink: str | None = None) -> None:
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:
                 self.loaded[-1].add(node.id)
-            elif isinstance(node.ctx, ast.Store):
+            elif type(node.ctx) is ast.Store:
                 # A walrus binds in the enclosing function.
                 self.bind(node.id, "assign", node.lineno)
             return
-        if isinstance(node, ast.Constant):
+        if kind is ast.Constant:
             return
-        if isinstance(node, ast.Await):
+        if kind is ast.Attribute:
+            self._visit(node.value, where)
+            return
+        if kind is ast.Await:
             self._visit(node.value, where, awaited=True)
             return
-        if isinstance(node, ast.Call):
+        if kind is ast.Call:
             self._call(node, where, awaited, sink)
             return
-        if isinstance(node, _COMPREHENSIONS):
-            inside = where.nested(in_comprehension=True)
+        if kind in _COMPREHENSIONS:
+            inside = where.inside_comprehension()
             targets = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
             with self._own_scope(targets):
                 for generator in node.generators:
                     self._visit(generator.iter, inside)
                     for condition in generator.ifs:
                         self._visit(condition, inside)
-                if isinstance(node, ast.DictComp):
+                if kind is ast.DictComp:
                     self._visit(node.key, inside)
                     self._visit(node.value, inside)
                 else:
                     self._visit(node.elt, inside, sink=sink)
             return
-        if isinstance(node, ast.Lambda):
-            inside = where.nested(in_lambda=True)
-            for default in [*node.args.defaults, *[d for d in node.args.kw_defaults if d is not None]]:
-                self._visit(default, where)
+        if kind is ast.Lambda:
+            inside = where.inside_lambda()
             arguments = node.args
+            for default in [*arguments.defaults, *[d for d in arguments.kw_defaults if d is not None]]:
+                self._visit(default, where)
             names = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
             with self._own_scope({arg.arg for arg in names if arg is not None}):
                 self._visit(node.body, inside)
             return
-        if isinstance(node, ast.NamedExpr):
+        if kind is ast.NamedExpr:
             self._visit(node.target, where)
             self._visit(node.value, where, sink=node.target.id)
             return
         # The value of a display element or of either branch flows where the whole goes.
-        passes_sink = isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Starred, ast.IfExp))
-        for child in ast.iter_child_nodes(node):
-            flows = passes_sink and not (isinstance(node, ast.IfExp) and child is node.test)
-            self._visit(child, where, sink=sink if flows else None)
+        flows = sink if kind in _PASSING_SINK else None
+        for name in _expression_fields(kind):
+            value = getattr(node, name)
+            if type(value) is list:
+                for item in value:
+                    if item is not None:
+                        self._visit(item, where, sink=flows)
+            elif isinstance(value, ast.AST):
+                self._visit(value, where, sink=None if name == "test" else flows)
 
     @contextmanager
     def _own_scope(self, bound: set[str]) -> Iterator[None]:
@@ -426,7 +441,7 @@ class _Builder:
             self.loaded[-1].update(loaded - bound)
 
     def _call(self, node: ast.Call, where: "_Where", awaited: bool, sink: str | None) -> None:
-        callee = to_expr(node.func, self.span, self.forms)
+        callee = self.forms.of(node.func)
         if where.record:
             self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
                 CallSite(
@@ -442,7 +457,7 @@ class _Builder:
                 )
             )
         self._visit(node.func, where)
-        inside = where.nested(enclosing=(callee, *where.enclosing))
+        inside = where.inside_call(callee)
         # ``tasks.append(call)`` stores ``call`` into ``tasks``.
         collector = _collector(callee)
         for arg in node.args:
@@ -451,7 +466,7 @@ class _Builder:
             self._visit(keyword.value, inside)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
 class _Where:
     """Where an expression is: which calls' arguments, inside a comprehension or lambda."""
 
@@ -460,8 +475,31 @@ class _Where:
     in_comprehension: bool = False
     in_lambda: bool = False
 
-    def nested(self, **changes: object) -> "_Where":
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def inside_call(self, callee: Expr) -> "_Where":
+        return _Where(self.record, (callee, *self.enclosing), self.in_comprehension, self.in_lambda)
+
+    def inside_comprehension(self) -> "_Where":
+        return _Where(self.record, self.enclosing, True, self.in_lambda)
+
+    def inside_lambda(self) -> "_Where":
+        return _Where(self.record, self.enclosing, self.in_comprehension, True)
+
+
+_RECORDED = _Where()
+_UNRECORDED = _Where(record=False)
+# Expressions whose elements' values flow where the whole value goes (``IfExp``: not its test).
+_PASSING_SINK = frozenset({ast.List, ast.Tuple, ast.Set, ast.Starred, ast.IfExp})
+# Fields that never hold an expression: contexts and operators (nodes without children).
+_NOT_EXPRESSIONS = frozenset({"ctx", "op", "ops", "conversion", "kind"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _expression_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an expression node that may hold expressions, in ``ast.iter_child_nodes`` order."""
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _NOT_EXPRESSIONS)  # type: ignore[attr-defined]
+    return found
 
 
 _COLLECTING_METHODS = frozenset({"append", "extend", "add", "insert"})
@@ -517,58 +555,100 @@ def _no_span(node: ast.AST) -> Span:
     return Span(line, getattr(node, "col_offset", 0), getattr(node, "end_lineno", line) or line, 0)
 
 
-def to_expr(node: ast.AST, span_of=_no_span, memo: dict[int, Expr] | None = None) -> Expr:  # noqa: ANN001
-    """The small expression form of ``node`` (see ``steplint.summary``); ``span_of`` gives a node's span.
+def to_expr(node: ast.AST, span_of=_no_span) -> Expr:  # noqa: ANN001
+    """The small expression form of ``node`` (see ``steplint.summary``); ``span_of`` gives a node's span."""
+    return _Forms(span_of).of(node)
 
-    ``memo`` (node ids of one tree -> forms) shares the form of a node met
-    again: the callee of each call in ``f()()()...`` contains the next one,
-    so without it a chain of n calls builds n*n/2 forms.
+
+class _Forms:
+    """The expression forms of one tree's nodes.
+
+    Each node's form is built once (``by_node``): the callee of each call in
+    ``f()()()...`` contains the next one, so without it a chain of n calls
+    builds n*n/2 forms. Equal names, literals and displays without items are
+    one shared object (``shared``, which may serve several tables): forms are
+    immutable, and a summary pickles and loads each shared form once (a module
+    names ``str`` or ``step`` dozens of times).
     """
-    if memo is None:
-        return _to_expr(node, span_of, None)
-    found = memo.get(id(node))
-    if found is None:
-        found = memo[id(node)] = _to_expr(node, span_of, memo)
-    return found
+
+    __slots__ = ("span_of", "by_node", "shared")
+
+    def __init__(self, span_of, shared: dict[object, Expr] | None = None):  # noqa: ANN001
+        self.span_of = span_of
+        self.by_node: dict[int, Expr] = {}
+        self.shared: dict[object, Expr] = {} if shared is None else shared
+
+    def of(self, node: ast.AST) -> Expr:
+        found = self.by_node.get(id(node))
+        if found is None:
+            found = self.by_node[id(node)] = self._build(node)
+        return found
+
+    def _build(self, node: ast.AST) -> Expr:
+        kind = type(node)
+        if kind is ast.Name:
+            return self._ref(node.id)
+        if kind is ast.Attribute:
+            dotted = dotted_name(node)
+            return self._ref(dotted) if dotted is not None else self._display("other")
+        if kind is ast.Constant:
+            return self._const(node.value)
+        if kind is ast.Call:
+            keywords = node.keywords
+            return CallExpr(
+                func=self.of(node.func),
+                args=tuple(self.of(a) for a in node.args),
+                kwargs=tuple((k.arg or "**", self.of(k.value)) for k in keywords),
+                span=self.span_of(node),
+                kw_spans=tuple((k.arg or "**", self.span_of(k)) for k in keywords),
+            )
+        if kind is ast.Subscript:
+            index = node.slice
+            items = index.elts if type(index) is ast.Tuple else [index]
+            return Subscript(self.of(node.value), tuple(self.of(i) for i in items))
+        if kind is ast.BinOp and type(node.op) is ast.BitOr:
+            return UnionExpr((self.of(node.left), self.of(node.right)))
+        if kind is ast.List or kind is ast.Tuple:
+            elements = node.elts
+            name = "list" if kind is ast.List else "tuple"
+            return Display(name, tuple(self.of(e) for e in elements)) if elements else self._display(name)
+        if kind is ast.Dict:
+            return self._display("dict")
+        if kind is ast.Set:
+            return self._display("set")
+        if kind in _COMPREHENSIONS:
+            return self._display("comprehension")
+        if kind is ast.Lambda:
+            return self._display("lambda")
+        if kind is ast.UnaryOp and type(node.operand) is ast.Constant:
+            return self._const(node.operand.value)
+        return self._display("other")
+
+    def _ref(self, dotted: str) -> Expr:
+        found = self.shared.get(dotted)
+        if found is None:
+            found = self.shared[dotted] = Ref(dotted)
+        return found
+
+    def _display(self, kind: str) -> Expr:
+        key = ("display", kind)
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = Display(kind)
+        return found
+
+    def _const(self, value: object) -> Expr:
+        # Keyed by type too: 1, 1.0 and True are equal, and a float (nan, -0.0) is never shared.
+        if type(value) not in _SHARED_CONSTANTS:
+            return Const(value)
+        key = (type(value), value)
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = Const(value)
+        return found
 
 
-def _to_expr(node: ast.AST, span_of, memo: dict[int, Expr] | None) -> Expr:  # noqa: ANN001
-    dotted = dotted_name(node)
-    if dotted is not None:
-        return Ref(dotted)
-    if isinstance(node, ast.Constant):
-        return Const(node.value)
-    if isinstance(node, ast.Call):
-        return CallExpr(
-            func=to_expr(node.func, span_of, memo),
-            args=tuple(to_expr(a, span_of, memo) for a in node.args),
-            kwargs=tuple((k.arg or "**", to_expr(k.value, span_of, memo)) for k in node.keywords),
-            span=span_of(node),
-            kw_spans=tuple((k.arg or "**", span_of(k)) for k in node.keywords),
-        )
-    if isinstance(node, ast.Subscript):
-        index = node.slice
-        if isinstance(index, ast.Index):  # pragma: no cover - Python < 3.9 trees
-            index = index.value  # type: ignore[attr-defined]
-        items = index.elts if isinstance(index, ast.Tuple) else [index]
-        return Subscript(to_expr(node.value, span_of, memo), tuple(to_expr(i, span_of, memo) for i in items))
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return UnionExpr((to_expr(node.left, span_of, memo), to_expr(node.right, span_of, memo)))
-    if isinstance(node, ast.List):
-        return Display("list", tuple(to_expr(e, span_of, memo) for e in node.elts))
-    if isinstance(node, ast.Tuple):
-        return Display("tuple", tuple(to_expr(e, span_of, memo) for e in node.elts))
-    if isinstance(node, ast.Dict):
-        return Display("dict")
-    if isinstance(node, ast.Set):
-        return Display("set")
-    if isinstance(node, _COMPREHENSIONS):
-        return Display("comprehension")
-    if isinstance(node, ast.Lambda):
-        return Display("lambda")
-    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
-        return Const(node.operand.value)
-    return Display("other")
+_SHARED_CONSTANTS = frozenset({type(None), bool, int, str, bytes, type(...)})
 
 
 def _stored_name(target: ast.AST) -> str | None:
