@@ -47,7 +47,7 @@ def summarize_source(data: bytes, path: str) -> ModuleSummary:
     analyzed. Whatever still fails becomes the summary's error (STP900), with
     the reason: the other files' findings do not depend on it.
     """
-    module, is_package = _module_of(path)
+    module, is_package = module_of(path)
     try:
         try:
             return _summarize(data, path, module, is_package)
@@ -79,13 +79,13 @@ def read_and_summarize(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) 
     try:
         data = read_source(path, max_size)
     except UnreadableSource as exc:
-        return None, _broken(path, *_module_of(path), str(exc))
+        return None, _broken(path, *module_of(path), str(exc))
     except Exception as exc:  # e.g. a path the OS rejects outright
-        return None, _broken(path, *_module_of(path), f"cannot read: {exc}")
+        return None, _broken(path, *module_of(path), f"cannot read: {exc}")
     return data, summarize_source(data, path)
 
 
-def _module_of(path: str) -> tuple[str, bool]:
+def module_of(path: str) -> tuple[str, bool]:
     try:
         return module_name(path)
     except Exception:  # an odd path must still get its finding

@@ -72,6 +72,7 @@ class ProjectIndex:
     def __init__(self, summaries: list[ModuleSummary], loader: Callable[[str], ModuleSummary | None] | None = None):
         self.summaries: list[ModuleSummary] = []
         self._modules: dict[str, ModuleSummary] = {}
+        self._paths: set[str] = set()
         self._missing: set[str] = set()
         self._resolving: set[tuple[object, ...]] = set()
         self._loader = loader
@@ -85,8 +86,9 @@ class ProjectIndex:
             self.add(summary)
 
     def add(self, summary: ModuleSummary) -> None:
-        if summary.error is not None:
+        if summary.error is not None or summary.path in self._paths:
             return
+        self._paths.add(summary.path)
         self.summaries.append(summary)
         self._modules.setdefault(summary.module, summary)
         for function in summary.functions:

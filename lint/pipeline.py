@@ -20,9 +20,11 @@ import hashlib
 import importlib.util
 import os
 import pickle
+import uuid
 from dataclasses import dataclass, field
 from functools import partial
 
+from steplint.analysis_workers import SharedRun, check_share
 from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key, summary_key
 from steplint.config import Settings
 from steplint.discovery import discover
@@ -33,7 +35,7 @@ from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_fi
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.stack import call_deep
 from steplint.summary import ModuleSummary
-from steplint.workers import WorkerPool
+from steplint.workers import WorkerPool, workers_for
 
 
 @dataclass
@@ -47,6 +49,17 @@ class RunStats:
     checked: int = 0  # files reported (the prefilter's candidates)
     analyzed: int = 0  # reported files the rules ran on (the others' findings were kept from an earlier run)
     replayed: bool = False  # the findings came from the run cache
+
+
+@dataclass
+class _Checking:
+    """The findings of the modules checked in this run, and what their resolution consulted."""
+
+    findings: dict[str, ModuleFindings]
+    edges: dict[str, set[str]]
+    loaded: dict[str, list[str]]
+    consulted: set[str]
+    summaries: dict[str, ModuleSummary]  # those built in this process (none when workers checked)
 
 
 @dataclass
@@ -115,32 +128,65 @@ class LintRun:
             # Namesakes are analyzed together, so the first one still takes precedence.
             fresh_names = {m.module for m in checked if m.path not in kept}
             kept = {m.path: kept[m.path] for m in checked if m.path in kept and m.module not in fresh_names}
-        summaries = self._summarize([m.path for m in checked if m.path not in kept])
-        analyzed = {s.path for s in summaries}
-        elsewhere: dict[str, list[str]] = {}
-        for m in modules:
-            if m.path not in analyzed:
-                elsewhere.setdefault(m.module, []).append(m.path)
+        to_check = [m.path for m in checked if m.path not in kept]
         roots = list(dict.fromkeys(m.root for m in modules))
-        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for)
-        rules = rules_for(self.settings)
-        analysis = new_analysis(summaries, self.settings, loader)
-        fresh = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
+        if workers_for(len(to_check), self.jobs) > 1:
+            checking = self._check_in_workers(to_check, modules, roots)
+        else:
+            checking = self._check_here(to_check, modules, roots)
+        fresh = checking.findings
         self.stats.analyzed = len(fresh)
         findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
         run_paths = {os.path.normpath(m.path) for m in modules}
+        rules = rules_for(self.settings)
         diagnostics = conclude(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
-        result = RunResult(diagnostics, len(files), {s.path: s for s in summaries})
+        result = RunResult(diagnostics, len(files), checking.summaries)
         if self.cache is not None:
             worth_keeping = {path: found for path, found in fresh.items() if _worth_keeping(found)}
             store = updated(
-                previous, run_files, changed, analysis.index.edges, loader.loaded, loader.consulted,
+                previous, run_files, changed, checking.edges, checking.loaded, checking.consulted,
                 {m.path: kept.get(m.path) or worth_keeping[m.path] for m in checked if m.path in kept or m.path in worth_keeping},
                 self._digest,
             )
             self.cache.save_modules(run_key, store)
             self._save(run_key, modules, store, verdict, result)
         return result
+
+    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
+        """Summaries and one analysis in this process (a few files: a pool costs more than it saves)."""
+        summaries = self._summarize(paths)
+        checked = set(paths)
+        elsewhere: dict[str, list[str]] = {}
+        for m in modules:
+            if m.path not in checked:
+                elsewhere.setdefault(m.module, []).append(m.path)
+        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for)
+        rules = rules_for(self.settings)
+        analysis = new_analysis(summaries, self.settings, loader)
+        findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
+        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
+
+    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
+        """Each worker summarizes and checks a share of ``paths``; this process only gathers their findings."""
+        run_files: dict[str, list[str]] = {}
+        for m in modules:
+            run_files.setdefault(m.module, []).append(m.path)
+        run = SharedRun(uuid.uuid4().hex, self.settings, tuple(roots), run_files, self.cache)
+        checking = _Checking({}, {}, {}, set(), {})
+        # Contiguous shares keep a package's modules (and what they import) in one worker.
+        count = self.jobs * 4
+        shares = [paths[i * len(paths) // count : (i + 1) * len(paths) // count] for i in range(count)]
+        for share in self._pool.map_shares(partial(check_share, run=run), [s for s in shares if s]):
+            self.stats.summarized += share.summarized
+            for path, digest, stored, found in share.modules:
+                checking.findings[path] = found
+                self._vouch(path, digest, stored)
+            for name, asked in share.edges.items():
+                checking.edges.setdefault(name, set()).update(asked)
+            for name, loaded in share.loaded.items():
+                checking.loaded.setdefault(name, []).extend(loaded)
+            checking.consulted |= share.consulted
+        return checking
 
     def _previous_store(self, key: str, run_files: RunFiles) -> ModuleStore | None:
         """The per-module findings of the last run like this one, when every name still means the same file."""
@@ -285,12 +331,14 @@ class LintRun:
         return not limit or key[1] <= limit
 
     def _remember(self, summary: ModuleSummary, digest: str | None, stored: bool) -> None:
-        """Keep a summary made in this run; the file entry vouches for it when it summarized the bytes scanned."""
-        absolute = os.path.abspath(summary.path)
-        self._summaries[absolute] = summary
-        entry = self._entries.get(absolute)
+        self._summaries[os.path.abspath(summary.path)] = summary
+        self._vouch(summary.path, digest, stored)
+
+    def _vouch(self, path: str, digest: str | None, stored: bool) -> None:
+        """A summary stored in this run stands for the file when it summarized the very bytes scanned."""
+        entry = self._entries.get(os.path.abspath(path))
         if stored and entry is not None and entry.digest == digest and entry.stat is not None:
-            if entry.stat == stat_key(summary.path):
+            if entry.stat == stat_key(path):
                 entry.summarized = True
                 self._dirty = True
 

@@ -16,7 +16,7 @@ import operator
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from steplint import diagnostics, summary
 
@@ -77,6 +77,12 @@ class WorkerPool:
         for index, future in enumerate(queued):
             results.extend(done_here[index] if index in done_here else future.result())
         return results
+
+    def map_shares(self, work: Callable[[list[str]], T], shares: list[list[str]]) -> Iterator[T]:
+        """``work(share)`` for each share of a batch ``map`` would run in the pool, in order, as each is done."""
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_context())
+        return self._executor.map(work, shares)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from steplint import workers
 from steplint.cache import Cache
 from steplint.config import Settings
 from steplint.pipeline import LintRun
@@ -41,9 +42,9 @@ def project(tmp_path):
     return tmp_path
 
 
-def _lint(root: Path, target: Path) -> LintRun:
+def _lint(root: Path, target: Path, jobs: int = 1) -> LintRun:
     settings = Settings(project_root=root, extend_select=("STP100",))
-    run = LintRun(settings, cache=Cache(root / ".steplint_cache"))
+    run = LintRun(settings, jobs=jobs, cache=Cache(root / ".steplint_cache"))
     run.result = run.run([str(target)])  # type: ignore[attr-defined]
     uncached = LintRun(settings).run([str(target)]).diagnostics
     assert run.result.diagnostics == uncached  # type: ignore[attr-defined]
@@ -153,13 +154,18 @@ def _fixture_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*.py") if ".steplint_cache" not in p.parts)
 
 
+@pytest.mark.parametrize("jobs", [1, 2], ids=["in-process", "workers"])
 @pytest.mark.parametrize("seed", range(int(os.environ.get("STEPLINT_INCREMENTAL_SEEDS", "4"))))
-def test_random_edits_to_the_fixtures_never_leave_a_stale_finding(tmp_path, seed):
-    """Each step moves text between fixture files (imports, steps, re-exports change); each run matches a full one."""
+def test_random_edits_to_the_fixtures_never_leave_a_stale_finding(tmp_path, seed, jobs, monkeypatch):
+    """Each step moves text between fixture files (imports, steps, re-exports change); each run matches a full one.
+
+    With two jobs, worker processes summarize and check shares of the modules, each with its own index.
+    """
+    monkeypatch.setattr(workers, "MIN_FILES_PER_WORKER", 1)
     root = tmp_path / "project"
     shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns(".steplint_cache", "__pycache__"))
     _age(root)
-    _lint(root, root)
+    _lint(root, root, jobs)
     rng = random.Random(seed)
     files = _fixture_files(root)
     texts = [path.read_text(encoding="utf-8") for path in files]
@@ -179,10 +185,10 @@ def test_random_edits_to_the_fixtures_never_leave_a_stale_finding(tmp_path, seed
         else:  # a comment: nothing that any finding reads
             target.write_text("".join(lines) + "\n# edited\n", encoding="utf-8")
         _age(target)
-        _lint(root, root)
+        _lint(root, root, jobs)
     (root / "stp040_sync.py").write_text("# a file of its own: nothing imports it\n", encoding="utf-8")
     _age(root)
-    last = _lint(root, root)
+    last = _lint(root, root, jobs)
     assert 0 < last.stats.analyzed < last.stats.checked
 
 
