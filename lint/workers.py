@@ -45,29 +45,30 @@ def map_files(work: Callable[[str], T], paths: list[str], jobs: int) -> list[T]:
 
 
 class WorkerPool:
-    """``jobs`` processes counting this one: ``jobs - 1`` workers, started on the first batch large
-    enough to need them and kept for the run, and this process, which would otherwise only wait.
+    """Worker processes started on the first batch large enough to need them and kept for the run.
 
-    The batch is cut into chunks queued for the workers; this process takes
-    chunks from the end of the queue that no worker has started, so the two
-    ends meet wherever the load on the machine puts them, and a second core
-    costs one fork, not two.
+    ``map`` counts this process as one of ``jobs``: the batch is cut into
+    chunks queued for ``jobs - 1`` workers, and this process takes chunks from
+    the end of the queue that no worker has started, so the two ends meet
+    wherever the load on the machine puts them, and a second core costs one
+    fork, not two. ``map_shares`` leaves this process out, so it needs
+    ``jobs`` workers: a smaller pool is replaced then.
     """
 
     def __init__(self, jobs: int):
         self.jobs = jobs
         self._executor: ProcessPoolExecutor | None = None
+        self._workers = 0
 
     def map(self, work: Callable[[str], T], paths: list[str]) -> list[T]:
         workers = workers_for(len(paths), self.jobs)
         if workers <= 1 and self._executor is None:
             return [work(path) for path in paths]
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=max(1, workers - 1), mp_context=_context())
+        executor = self._with_workers(max(1, workers - 1))
         # Chunks of a few dozen files keep the pipes busy without starving a worker at the end.
         size = max(1, min(64, len(paths) // (self.jobs * 8)))
         chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
-        queued = [self._executor.submit(_work_through, work, chunk) for chunk in chunks]
+        queued = [executor.submit(_work_through, work, chunk) for chunk in chunks]
         done_here: dict[int, list[T]] = {}
         for index in reversed(range(len(chunks))):
             if not queued[index].cancel():  # a worker has it: the rest are theirs too
@@ -80,14 +81,22 @@ class WorkerPool:
 
     def map_shares(self, work: Callable[[list[str]], T], shares: list[list[str]]) -> Iterator[T]:
         """``work(share)`` for each share of a batch ``map`` would run in the pool, in order, as each is done."""
+        return self._with_workers(self.jobs).map(work, shares)
+
+    def _with_workers(self, workers: int) -> ProcessPoolExecutor:
+        """The pool, with at least ``workers`` processes."""
+        if self._executor is not None and self._workers < workers:
+            self.close()
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_context())
-        return self._executor.map(work, shares)
+            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+            self._workers = workers
+        return self._executor
 
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown()
             self._executor = None
+            self._workers = 0
 
     def __enter__(self) -> "WorkerPool":
         return self

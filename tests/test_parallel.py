@@ -61,6 +61,18 @@ def _slow_pid(path: str) -> tuple[str, int]:
     return path, os.getpid()
 
 
+def _pid_after(share: list[str]) -> int:
+    time.sleep(0.3)
+    return os.getpid()
+
+
+def test_shares_get_every_job_even_after_a_batch_this_process_helped_with(tiny_batches):
+    with workers.WorkerPool(2) as pool:
+        pool.map(len, [f"p{i}" for i in range(50)])  # one worker and this process
+        pids = list(pool.map_shares(_pid_after, [["a"], ["b"]]))
+    assert len(set(pids)) == 2 and os.getpid() not in pids
+
+
 def test_this_process_works_through_the_batch_from_its_end(tiny_batches):
     paths = [f"p{i}" for i in range(64)]
     done = workers.map_files(_slow_pid, paths, 2)
