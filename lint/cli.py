@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import traceback
 from pathlib import Path
 
 import click
@@ -98,6 +97,8 @@ def check(paths: tuple[str, ...], **options: object) -> None:
         code = EXIT_ERROR
     except Exception as exc:  # an internal error: one line, no traceback unless asked
         if verbose:
+            import traceback
+
             traceback.print_exc()
         click.echo(f"steplint: internal error: {type(exc).__name__}: {exc}", err=True)
         code = EXIT_ERROR
