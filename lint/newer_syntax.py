@@ -36,6 +36,17 @@ _TYPE_PARAMETERS = re.compile(rf"(?:def|class){_GAP}+{_NAME}{_GAP}*\[|type{_GAP}
 _EXCEPT_STAR = re.compile(rf"except{_GAP}*\*")
 _EXCEPT = re.compile(r"\bexcept\b")
 _FORMATTED = re.compile(r"(?<!\w)(?:(?P<template>[tT][rR]?|[rR][tT])|[fF][rR]?|[rR][fF])(?P<quote>'''|\"\"\"|'|\")")
+# A string's body up to its closing quote, as Python before 3.12 reads it: a backslash takes the
+# next character along, and a one-quote string ends at a line break.
+_BODIES = {
+    quote: re.compile(body + quote, re.DOTALL)
+    for quote, body in (
+        ("'", r"(?:[^'\\\r\n]|\\.)*"),
+        ('"', r'(?:[^"\\\r\n]|\\.)*'),
+        ("'''", r"(?:[^'\\]|\\.|'(?!''))*"),
+        ('"""', r'(?:[^"\\]|\\.|"(?!""))*'),
+    )
+}
 # Enough of a tokenizer to follow an ``except`` clause to its colon.
 _CLAUSE = re.compile(
     r"""(?P<string>[rRbBuUfFtT]{0,2}(?:'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"|'(?:\\.|[^\\'\r\n])*'|"(?:\\.|[^\\"\r\n])*"))
@@ -110,18 +121,8 @@ def _formatted_string_at_risk(text: str) -> bool:
 
 def _closing_quote(text: str, at: int, quote: str) -> int | None:
     """The end of the string whose body starts at ``at``, by quotes and backslashes only."""
-    single = len(quote) == 1
-    while at < len(text):
-        char = text[at]
-        if char == "\\":
-            at += 2
-        elif text.startswith(quote, at):
-            return at + len(quote)
-        elif single and char in "\r\n":
-            return None
-        else:
-            at += 1
-    return None
+    found = _BODIES[quote].match(text, at)
+    return found.end() if found else None
 
 
 def _clause_has_comma(text: str, at: int) -> bool:
