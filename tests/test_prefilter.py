@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 from expectations import fixture_entries, settings_for
+from hypothesis import given
+from hypothesis import strategies as st
 
 from steplint.config import Settings
 from steplint.engine import lint_paths
 from steplint.pipeline import LintRun, _compiled_by_this_python
 from steplint.prefilter import scan
+from steplint.suppression_comments import scan_suppressions
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -167,3 +170,21 @@ def test_the_scan_sends_suppression_comments_and_undecodable_bytes_to_analysis()
     assert not scan(b"x = 1  # STEPLINT: disable=STP001\n").must_check  # directives are not
     assert not scan(b"x = 1  # noqa: E501\n").must_check
     assert scan(b"x = '\xff\xfe'\n").must_check
+
+
+_NOQA_PIECES = st.tuples(
+    st.sampled_from(["x = 1  ", "", "call()  # first comment ", "s = '#'  "]),
+    st.sampled_from(["#", "# ", "#\t", "#  \u3000"]),
+    st.sampled_from(["noqa", "NOQA", "NoQa", "nOqA"]),
+    st.sampled_from([":", ": ", "", " ", ":\t"]),
+    st.sampled_from(["STP001", "stp001", "Stp0", "E501", "E501,STP001", "E501 sTp100", "\u017ftp001", ""]),
+)
+
+
+@given(_NOQA_PIECES)
+def test_every_noqa_naming_a_steplint_code_sends_its_file_to_analysis(pieces):
+    """The scan's cheap test never misses a comment the suppression reader takes for ``# noqa: STP...``."""
+    line = "".join(pieces) + "\n"
+    codes = [code for codes in scan_suppressions(line).noqa.values() for code in codes]
+    if any(code.startswith("STP") for code in codes):
+        assert scan(line.encode()).must_check, line
