@@ -223,6 +223,7 @@ class Prefilter:
         self._by_head: dict[str, list[tuple[str, Scan]]] = {}
         self._seen: set[str] = set()
         self._listings: dict[str, frozenset[str]] = {}
+        self._by_name: dict[str, list[str]] | None = None
         self.verdict = Verdict(set())
         for file in files:
             self._add(file.head, os.path.abspath(file.path), scans[file.path])
@@ -279,13 +280,25 @@ class Prefilter:
                 pending.extend(h for h in found.heads | ({head} if found.relative else set()) if h not in done)
 
     def _package_files(self, head: str) -> Iterable[str]:
-        for root in self.roots:
+        for root in self._roots_holding(head):
             names = self._listing(root)
             for suffix in (".py", ".pyi"):
                 if head + suffix in names:
                     yield os.path.join(root, head + suffix)
             if head in names:
                 yield from self._walk(os.path.join(root, head))
+
+    def _roots_holding(self, head: str) -> list[str]:
+        """The roots, in order, that hold a module or folder named ``head`` (one index for all heads)."""
+        if self._by_name is None:
+            self._by_name = {}
+            for root in self.roots:
+                for name in self._listing(root):
+                    stem = name[: -len(".pyi")] if name.endswith(".pyi") else name[: -len(".py")] if name.endswith(".py") else name
+                    holders = self._by_name.setdefault(stem, [])
+                    if not holders or holders[-1] != root:
+                        holders.append(root)
+        return self._by_name.get(head, [])
 
     def _listing(self, folder: str) -> frozenset[str]:
         found = self._listings.get(folder)
