@@ -20,6 +20,7 @@ import hashlib
 import importlib.util
 import os
 import pickle
+import sys
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
@@ -440,14 +441,35 @@ def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
 
 
 def _compiled_by_this_python(path: str) -> bool:
-    """A ``.pyc`` this interpreter wrote for exactly this source exists (timestamp-checked)."""
+    """A ``.pyc`` this interpreter wrote for exactly this source exists (timestamp-checked).
+
+    Both the ``__pycache__`` beside the file and, under ``PYTHONPYCACHEPREFIX``,
+    the prefixed tree count: an installed library's bytecode sits beside it.
+    """
     if not path.endswith(".py"):
         return False
     try:
-        with open(importlib.util.cache_from_source(path), "rb") as handle:
-            header = handle.read(16)
         stat = os.stat(path)
-    except (OSError, NotImplementedError, ValueError):
+    except (OSError, ValueError):
+        return False
+    return any(_vouches(candidate, stat) for candidate in _bytecode_paths(path))
+
+
+def _bytecode_paths(path: str) -> list[str]:
+    folder, name = os.path.split(os.path.abspath(path))
+    beside = os.path.join(folder, "__pycache__", f"{name[:-3]}.{sys.implementation.cache_tag}.pyc")
+    try:
+        prefixed = importlib.util.cache_from_source(path)
+    except (NotImplementedError, ValueError):
+        return [beside]
+    return [beside] if prefixed == beside else [beside, prefixed]
+
+
+def _vouches(bytecode: str, stat: os.stat_result) -> bool:
+    try:
+        with open(bytecode, "rb") as handle:
+            header = handle.read(16)
+    except (OSError, ValueError):
         return False
     if len(header) < 16 or header[:4] != importlib.util.MAGIC_NUMBER or int.from_bytes(header[4:8], "little") != 0:
         return False

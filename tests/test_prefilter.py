@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import py_compile
+import sys
 import textwrap
 from pathlib import Path
 
@@ -128,6 +129,15 @@ def test_bytecode_proves_a_file_parses_only_for_its_exact_stat(tmp_path):
     assert _compiled_by_this_python(str(path))
     path.write_text("x = 12\n", encoding="utf-8")  # a new size: the bytecode no longer vouches
     assert not _compiled_by_this_python(str(path))
+
+
+def test_bytecode_beside_the_file_vouches_under_a_pycache_prefix(tmp_path, monkeypatch):
+    """An installed library's bytecode sits in its own __pycache__ even when PYTHONPYCACHEPREFIX is set."""
+    path = tmp_path / "mod.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    py_compile.compile(str(path), cfile=str(tmp_path / "__pycache__" / f"mod.{sys.implementation.cache_tag}.pyc"), doraise=True)
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "elsewhere"))
+    assert _compiled_by_this_python(str(path))
 
 
 def test_a_named_file_is_always_analyzed(tmp_path):
