@@ -64,6 +64,7 @@ class _Builder:
     def __init__(self, summary: ModuleSummary, parsed: ParsedSource):
         self.summary = summary
         self.parsed = parsed
+        self.ascii = parsed.text.isascii()
         self.module_function = FunctionSummary(
             qualname=MODULE_SCOPE,
             name=MODULE_SCOPE,
@@ -96,9 +97,12 @@ class _Builder:
     # --- positions ----------------------------------------------------------
 
     def span(self, node: ast.AST) -> Span:
-        column = self.parsed.column
         line = node.lineno  # type: ignore[attr-defined]
         end_line = getattr(node, "end_lineno", None) or line
+        if self.ascii:  # ``ast``'s byte offsets are the character columns
+            start = node.col_offset  # type: ignore[attr-defined]
+            return Span(line, start, end_line, getattr(node, "end_col_offset", None) or start)
+        column = self.parsed.column
         return Span(
             line,
             column(line, node.col_offset),  # type: ignore[attr-defined]

@@ -8,6 +8,12 @@ unresolved: ``steplint.index`` resolves them across modules.
 
 Positions: ``line`` is 1-based, ``col`` is a 0-based character offset, as in
 the source text; formatters convert to their own conventions.
+
+Values: spans, expressions, bindings, parameters and call sites are never
+changed once built (one form may serve many places of a module), and they hash
+by value. They are not ``frozen`` dataclasses only because a frozen
+``__init__`` sets each field through ``object.__setattr__``: that made building
+and unpickling these few hundred objects per file twice as slow.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Span:
     line: int
     col: int
@@ -27,14 +33,14 @@ class Span:
 # --- expressions --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Ref:
     """A dotted name as written: ``step``, ``maf.step``, ``self.helper``."""
 
     dotted: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CallExpr:
     func: "Expr"
     args: tuple["Expr", ...]
@@ -55,27 +61,27 @@ class CallExpr:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Subscript:
     base: "Expr"
     items: tuple["Expr", ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class UnionExpr:
     """``X | Y`` in an annotation."""
 
     items: tuple["Expr", ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Const:
     """A literal: None, bool, int, float, complex, str, bytes or Ellipsis."""
 
     value: object
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Display:
     """A list/dict/set/tuple display, a comprehension, a lambda, or anything else."""
 
@@ -89,7 +95,7 @@ Expr = Union[Ref, CallExpr, Subscript, UnionExpr, Const, Display]
 # --- bindings and definitions ---------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Binding:
     """One statement that binds a name in a module (or function) scope.
 
@@ -108,7 +114,7 @@ class Binding:
     is_type_alias: bool = False  # ``type X = ...`` or annotated ``TypeAlias``
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Param:
     name: str
     kind: str  # "posonly", "normal", "vararg", "kwonly", "kwarg"
@@ -118,7 +124,7 @@ class Param:
     default_span: Span | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CallSite:
     """A call expression in a function body.
 
@@ -171,7 +177,7 @@ class ClassSummary:
     body_names: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ParseError:
     message: str
     line: int
