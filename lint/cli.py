@@ -185,6 +185,8 @@ def _check(paths: list[str], options: dict) -> int:
     if options.get("verbose"):
         click.echo(f"steplint: target agent-framework-core {_target(settings)}", err=True)
         click.echo(f"steplint: {result.files} file(s) checked, {len(diagnostics)} finding(s)", err=True)
+        if result.stats is not None:
+            click.echo(f"steplint: {_work_done(result.stats)}", err=True)
     text = statistics(diagnostics) if options.get("statistics") else FORMATTERS[options["output_format"]](diagnostics)
     if outcome is not None:  # "Fixed 2 findings in 1 file; 0 remaining.": in text output, else on stderr
         if options["output_format"] == "text" and not options.get("output_file"):
@@ -292,6 +294,15 @@ def lsp(stdio: bool) -> None:
         click.echo("steplint: error: the language server needs pygls: pip install 'steplint[lsp]'", err=True)
         sys.exit(EXIT_ERROR)
     serve()
+
+
+def _work_done(stats) -> str:  # noqa: ANN001 - a steplint.pipeline.RunStats
+    if stats.replayed:
+        return "nothing changed since the last run: its findings were replayed from the cache"
+    return (
+        f"{stats.read} file(s) read, {stats.summarized} summarized, {stats.checked} reported, "
+        f"{stats.analyzed} analyzed (the others' findings were kept from the cache)"
+    )
 
 
 def main() -> None:

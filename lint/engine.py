@@ -37,6 +37,7 @@ class RunResult:
     diagnostics: list[Diagnostic]
     files: int
     summaries: dict[str, ModuleSummary] = field(default_factory=dict)
+    stats: object | None = None  # steplint.pipeline.RunStats of a run over paths
 
 
 def summarize_source(data: bytes, path: str) -> ModuleSummary:
@@ -187,7 +188,9 @@ def lint_paths(
     from steplint.pipeline import LintRun
 
     run = LintRun(settings, use_noqa=use_noqa, jobs=jobs, cache=cache, prefilter=prefilter)
-    return run.run(paths, force_exclude)
+    result = run.run(paths, force_exclude)
+    result.stats = run.stats
+    return result
 
 
 def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = True) -> RunResult:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -208,6 +209,15 @@ def test_verbose_reports_counts(project):
     # Click mixes stderr into the runner's output (8.1) or keeps both in it (8.2+).
     result = run(["-v", "nested.py"], cwd=project)
     assert "1 file(s) checked, 2 finding(s)" in result.output
+
+
+def test_verbose_says_what_the_cache_spared(project):
+    past = time.time() - 10  # older than the cache's racy window, so the run can be replayed
+    os.utime(project / "nested.py", (past, past))
+    first = run(["-v", "nested.py"], cwd=project)
+    assert "1 file(s) read, 1 summarized, 1 reported, 1 analyzed" in first.output
+    again = run(["-v", "nested.py"], cwd=project)
+    assert "its findings were replayed from the cache" in again.output
 
 
 def test_target_version_flag_validates(project):
