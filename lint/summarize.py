@@ -60,11 +60,34 @@ class _Scope:
         self.locals_: set[str] = set()
 
 
+class _Positions:
+    """Spans of one parsed file's nodes, in characters."""
+
+    __slots__ = ("parsed", "ascii")
+
+    def __init__(self, parsed: ParsedSource):
+        self.parsed = parsed
+        self.ascii = parsed.text.isascii()
+
+    def span(self, node: ast.AST) -> Span:
+        line = node.lineno  # type: ignore[attr-defined]
+        end_line = getattr(node, "end_lineno", None) or line
+        if self.ascii:  # ``ast``'s byte offsets are the character columns
+            start = node.col_offset  # type: ignore[attr-defined]
+            return Span(line, start, end_line, getattr(node, "end_col_offset", None) or start)
+        column = self.parsed.column
+        return Span(
+            line,
+            column(line, node.col_offset),  # type: ignore[attr-defined]
+            end_line,
+            column(end_line, getattr(node, "end_col_offset", None) or node.col_offset),  # type: ignore[attr-defined]
+        )
+
+
 class _Builder:
     def __init__(self, summary: ModuleSummary, parsed: ParsedSource):
         self.summary = summary
         self.parsed = parsed
-        self.ascii = parsed.text.isascii()
         self.module_function = FunctionSummary(
             qualname=MODULE_SCOPE,
             name=MODULE_SCOPE,
@@ -79,6 +102,8 @@ class _Builder:
         self.binding_stack: list[_Scope] = []
         self.class_stack: list[str] = []
         self.loaded: list[set[str]] = []
+        # Nothing here refers back to the builder: the tree is freed as soon as the summary is made.
+        self.span = _Positions(parsed).span
         self.forms = _Forms(self.span)
         # Assignment and parameter annotations keep their forms without spans (as ``to_expr`` gives them).
         self.annotation_forms = _Forms(_no_span, self.forms.shared)
@@ -95,20 +120,6 @@ class _Builder:
         self.summary.star_imports = tuple(self.star_imports)
 
     # --- positions ----------------------------------------------------------
-
-    def span(self, node: ast.AST) -> Span:
-        line = node.lineno  # type: ignore[attr-defined]
-        end_line = getattr(node, "end_lineno", None) or line
-        if self.ascii:  # ``ast``'s byte offsets are the character columns
-            start = node.col_offset  # type: ignore[attr-defined]
-            return Span(line, start, end_line, getattr(node, "end_col_offset", None) or start)
-        column = self.parsed.column
-        return Span(
-            line,
-            column(line, node.col_offset),  # type: ignore[attr-defined]
-            end_line,
-            column(end_line, getattr(node, "end_col_offset", None) or node.col_offset),  # type: ignore[attr-defined]
-        )
 
     def def_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Span:
         start = self.span(node)
