@@ -14,6 +14,7 @@ import os
 import pickle
 from dataclasses import dataclass
 
+from steplint import collector
 from steplint.cache import Cache, content_hash, summary_key
 from steplint.config import Settings
 from steplint.engine import (
@@ -59,6 +60,7 @@ class _Checker:
         self.rules = rules_for(run.settings)
 
     def check(self, share: list[str]) -> ShareFindings:
+        collector.settle()  # the summaries and memos of earlier shares stay for the whole run
         index = self.analysis.index
         checked = []
         for path in share:
@@ -89,7 +91,8 @@ class _Checker:
         blob = cache.load_summary(key) if cache is not None else None
         if blob is not None:
             try:
-                stored: ModuleSummary = pickle.loads(blob)
+                with collector.paused():
+                    stored: ModuleSummary = pickle.loads(blob)
             except Exception:  # a blob that does not load is made again, never trusted
                 pass
             else:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
 
+from steplint import collector
 from steplint.config import Settings
 from steplint.diagnostics import Diagnostic
 from steplint.discovery import PYTHON_SUFFIXES, Excluder, discover
@@ -51,7 +52,8 @@ def summarize_source(data: bytes, path: str) -> ModuleSummary:
     module, is_package = module_of(path)
     try:
         try:
-            return _summarize(data, path, module, is_package)
+            with collector.paused():
+                return _summarize(data, path, module, is_package)
         except RecursionError:
             return call_deep(_summarize, data, path, module, is_package)
     except RecursionError:

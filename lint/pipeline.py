@@ -25,6 +25,7 @@ import uuid
 from dataclasses import dataclass, field
 from functools import partial
 
+from steplint import collector
 from steplint.analysis_workers import SharedRun, check_share
 from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key, summary_key
 from steplint.config import Settings
@@ -287,8 +288,9 @@ class LintRun:
         work = partial(pickled_summary, max_size=self.settings.max_file_size, cache=self.cache)
         built = self._pool.map(work, missing)
         self.stats.summarized += len(built)
-        for digest, stored, blob in built:
-            self._remember(pickle.loads(blob), digest, stored)
+        with collector.paused():
+            for digest, stored, blob in built:
+                self._remember(pickle.loads(blob), digest, stored)
         return [self._summaries[os.path.abspath(p)] for p in paths]
 
     def _summary_for(self, path: str) -> ModuleSummary:
@@ -317,7 +319,8 @@ class LintRun:
             return None
         blob = self.cache.load_summary(summary_key(entry.digest, entry.module, entry.is_package))
         try:
-            summary: ModuleSummary = pickle.loads(blob)  # type: ignore[arg-type]
+            with collector.paused():
+                summary: ModuleSummary = pickle.loads(blob)  # type: ignore[arg-type]
         except Exception:  # missing, or a blob that does not load: rebuilt, never trusted
             entry.summarized = False
             self._dirty = True
