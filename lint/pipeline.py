@@ -122,14 +122,8 @@ class LintRun:
         self.stats.checked = len(checked)
         run_files = [(m.path, m.module, m.is_package) for m in modules]
         previous = self._previous_store(run_key, run_files)
-        changed: set[str] = set()
-        kept: dict[str, ModuleFindings] = {}
-        if previous is not None:
-            changed = previous.changed_names(self._digest)
-            kept = previous.kept(((m.path, m.module) for m in checked), previous.stale(changed))
-            # Namesakes are analyzed together, so the first one still takes precedence.
-            fresh_names = {m.module for m in checked if m.path not in kept}
-            kept = {m.path: kept[m.path] for m in checked if m.path in kept and m.module not in fresh_names}
+        changed = previous.changed_names(self._digest) if previous is not None else set()
+        kept = _still_true(previous, changed, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         roots = list(dict.fromkeys(m.root for m in modules))
         if workers_for(len(to_check), self.jobs) > 1:
@@ -144,12 +138,11 @@ class LintRun:
         diagnostics = conclude(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
         result = RunResult(diagnostics, len(files), checking.summaries)
         if self.cache is not None:
-            worth_keeping = {path: found for path, found in fresh.items() if _worth_keeping(found)}
-            store = updated(
-                previous, run_files, changed, checking.edges, checking.loaded, checking.consulted,
-                {m.path: kept.get(m.path) or worth_keeping[m.path] for m in checked if m.path in kept or m.path in worth_keeping},
-                self._digest,
-            )
+            keep = {path: found for path, found in fresh.items() if _worth_keeping(found)}
+            keep.update(kept)
+            findings_by_path = {m.path: keep[m.path] for m in checked if m.path in keep}
+            edges, loaded, consulted = checking.edges, checking.loaded, checking.consulted
+            store = updated(previous, run_files, changed, edges, loaded, consulted, findings_by_path, self._digest)
             self.cache.save_modules(run_key, store)
             self._save(run_key, modules, store, verdict, result)
         return result
@@ -365,6 +358,18 @@ class LintRun:
         if all(key_ is not None for _, key_, _, _ in files) and all(v is not None for v in consulted.values()):
             record = RunRecord(files, consulted, result.diagnostics, result.files)  # type: ignore[arg-type]
             self.cache.save_run(key, record)
+
+
+def _still_true(previous: ModuleStore | None, changed: set[str], checked: list[ModuleFile]) -> dict[str, ModuleFindings]:
+    """The kept findings of reported modules that reach no changed module, by path.
+
+    Namesakes are analyzed together, so the first of them still takes precedence.
+    """
+    if previous is None:
+        return {}
+    kept = previous.kept(((m.path, m.module) for m in checked), previous.stale(changed))
+    fresh_names = {m.module for m in checked if m.path not in kept}
+    return {m.path: kept[m.path] for m in checked if m.path in kept and m.module not in fresh_names}
 
 
 def _worth_keeping(found: ModuleFindings) -> bool:
