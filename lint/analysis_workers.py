@@ -28,6 +28,7 @@ from steplint.engine import (
     summarize_source,
 )
 from steplint.parse import read_source
+from steplint.stack import call_deep
 from steplint.summary import ModuleSummary
 
 
@@ -100,15 +101,27 @@ class _Checker:
                 return digest, True, stored
         self.summarized += 1
         summary = summarize_source(data, path)
-        saved = cache is not None and summary.error is None and _store(cache, key, summary)
+        saved = cache is not None and store_summary(cache, digest, summary, pickled_summary(summary))
         return digest, saved, summary
 
 
-def _store(cache: Cache, key: str, summary: ModuleSummary) -> bool:
+def pickled_summary(summary: ModuleSummary) -> bytes:
     try:
-        return cache.save_summary(key, pickle.dumps(summary, pickle.HIGHEST_PROTOCOL))
-    except RecursionError:  # nested past the default limit: it is only not stored
+        return pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+    except RecursionError:  # expressions nested past the default limit (``f()()()...``, ``A | B | ...``)
+        return call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
+
+
+def store_summary(cache: Cache, digest: str | None, summary: ModuleSummary, blob: bytes) -> bool:
+    """Store a summary made from bytes with ``digest``; False when it is not stored.
+
+    Only clean summaries are stored: a broken file is cheap to read again, and
+    its error may come from this run's circumstances (memory, recursion) rather
+    than its bytes.
+    """
+    if digest is None or summary.error is not None:
         return False
+    return cache.save_summary(summary_key(digest, summary.module, summary.is_package), blob)
 
 
 _checker: _Checker | None = None

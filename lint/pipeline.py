@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from steplint import collector
-from steplint.analysis_workers import SharedRun, check_share
+from steplint.analysis_workers import SharedRun, check_share, pickled_summary, store_summary
 from steplint.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key, summary_key
 from steplint.config import Settings
 from steplint.discovery import discover
@@ -35,7 +35,6 @@ from steplint.module_store import ModuleStore, RunFiles, updated
 from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, decode_source, quiet_parse, read_source
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
-from steplint.stack import call_deep
 from steplint.summary import ModuleSummary
 from steplint.workers import WorkerPool, workers_for
 
@@ -278,7 +277,7 @@ class LintRun:
 
     def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
         missing = [p for p in paths if self._cached_summary(p) is None]
-        work = partial(pickled_summary, max_size=self.settings.max_file_size, cache=self.cache)
+        work = partial(summary_made, max_size=self.settings.max_file_size, cache=self.cache)
         built = self._pool.map(work, missing)
         self.stats.summarized += len(built)
         with collector.paused():
@@ -293,7 +292,7 @@ class LintRun:
             self._source(module_file(path))
             found = self._cached_summary(path)
         if found is None:
-            digest, stored, blob = pickled_summary(path, self.settings.max_file_size, self.cache)
+            digest, stored, blob = summary_made(path, self.settings.max_file_size, self.cache)
             found = pickle.loads(blob)
             self.stats.summarized += 1
             self._remember(found, digest, stored)
@@ -410,28 +409,17 @@ def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tu
     return content_hash(data), scan(data), _compiled_by_this_python(path)
 
 
-def pickled_summary(
+def summary_made(
     path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE, cache: Cache | None = None
 ) -> tuple[str | None, bool, bytes]:
     """A worker's answer: the content hash of the bytes it read, whether it stored the summary, and the summary.
 
-    The summary is pickled once, for both the pipe and the cache. Only clean
-    summaries are stored: a broken file is cheap to read again, and its error
-    may come from this run's circumstances (memory, recursion) rather than its bytes.
+    The summary is pickled once, for both the pipe and the cache.
     """
     data, summary = read_and_summarize(path, max_size)
-    try:
-        blob = pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
-    except RecursionError:  # expressions nested past the default limit (``f()()()...``, ``A | B | ...``)
-        blob = call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
+    blob = pickled_summary(summary)
     digest = content_hash(data) if data is not None else None
-    stored = (
-        cache is not None
-        and digest is not None
-        and summary.error is None
-        and cache.save_summary(summary_key(digest, summary.module, summary.is_package), blob)
-    )
-    return digest, stored, blob
+    return digest, cache is not None and store_summary(cache, digest, summary, blob), blob
 
 
 def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
