@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
 from steplint import collector
 from steplint.config import Settings
 from steplint.diagnostics import Diagnostic
-from steplint.discovery import PYTHON_SUFFIXES, Excluder, discover
+from steplint.discovery import PYTHON_SUFFIXES, Excluder
 from steplint.fixes import seed_sources
 from steplint.model import Analysis
 from steplint.modules import module_name

@@ -17,7 +17,6 @@ import logging
 import re
 import tokenize
 from dataclasses import dataclass
-from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer

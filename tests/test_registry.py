@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from expectations import EXPECT, FIXTURES, expected_for, fixture_entries, parse_header
+from expectations import EXPECT, expected_for, fixture_entries, parse_header
 
 from steplint.config import Settings
 from steplint.engine import lint_paths
