@@ -51,11 +51,12 @@ class Target:
     def key(self) -> str:
         if self.kind == "external":
             return f"external:{self.name}"
-        if self.kind == "module":
-            return f"module:{self.name}"
         assert self.module is not None
+        # By file, not module name: two files of one run may share a name (scripts, conftest.py).
+        if self.kind == "module":
+            return f"module:{self.module.path}"
         suffix = f".{self.attribute}" if self.attribute else ""
-        return f"{self.module.module}:{self.name}{suffix}"
+        return f"{self.module.path}:{self.name}{suffix}"
 
 
 def external(name: str) -> Target:

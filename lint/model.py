@@ -164,7 +164,7 @@ class Analysis:
                 self._add(
                     Decorated(
                         kind=kind,
-                        key=f"{module.module}:{function.qualname}",
+                        key=f"{module.path}:{function.qualname}",
                         display=_display(function.qualname),
                         module=module,
                         body=function,
@@ -205,7 +205,7 @@ class Analysis:
         self._add(
             Decorated(
                 kind=kind,
-                key=f"{module.module}:{qualname}",
+                key=f"{module.path}:{qualname}",
                 display=name,
                 module=body_module or module,
                 body=body,
@@ -224,7 +224,7 @@ class Analysis:
         table[item.key] = item
         self._scanned[module.path].append(item)
         if item.body is not None:
-            self._body_kinds.setdefault(f"{item.module.module}:{item.body.qualname}", item.kind)
+            self._body_kinds.setdefault(f"{item.module.path}:{item.body.qualname}", item.kind)
 
     # --- queries ---------------------------------------------------------------
 
@@ -243,7 +243,7 @@ class Analysis:
     def body_kind(self, module: ModuleSummary, function: FunctionSummary) -> str | None:
         """"step" or "workflow" when ``function`` is the body of one, else None."""
         self.decorated_in(module)
-        return self._body_kinds.get(f"{module.module}:{function.qualname}")
+        return self._body_kinds.get(f"{module.path}:{function.qualname}")
 
     def calls_in(self, item: Decorated) -> Iterator[tuple[FunctionSummary, CallSite]]:
         """Calls lexically inside a body (nested defs and lambdas included, nested steps excluded)."""
