@@ -56,17 +56,19 @@ class _Checker:
     def __init__(self, run: SharedRun):
         self.run = run
         self.summarized = 0
-        self.loader = ModuleLoader([], roots=list(run.roots), discovered=run.run_files, summarize=self._imported)
+        self.loader = ModuleLoader([], roots=list(run.roots), discovered=run.run_files, summarize=self.summary)
         self.analysis = new_analysis([], run.settings, self.loader)
         self.rules = rules_for(run.settings)
+        self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored
 
     def check(self, share: list[str]) -> ShareFindings:
         collector.settle()  # the summaries and memos of earlier shares stay for the whole run
         index = self.analysis.index
         checked = []
         for path in share:
-            digest, stored, summary = self.summary(path)
-            self.loader.known[os.path.abspath(path)] = summary
+            # A module an earlier one imported is checked on the very summary the index holds.
+            summary = self.loader.load(path)
+            digest, stored = self.origins.get(os.path.abspath(path), (None, False))
             if summary.error is None:
                 index.module(summary.module, summary.module)  # the name's first file takes it, as in one process
                 index.add(summary)
@@ -75,11 +77,13 @@ class _Checker:
         index.edges, self.loader.loaded, self.loader.consulted, self.summarized = {}, {}, set(), 0
         return found
 
-    def _imported(self, path: str) -> ModuleSummary:
-        return self.summary(path)[2]
-
-    def summary(self, path: str) -> tuple[str | None, bool, ModuleSummary]:
+    def summary(self, path: str) -> ModuleSummary:
         """The stored summary of these bytes as this module, else one made now (and stored)."""
+        digest, stored, summary = self._summary(path)
+        self.origins[os.path.abspath(path)] = (digest, stored)
+        return summary
+
+    def _summary(self, path: str) -> tuple[str | None, bool, ModuleSummary]:
         max_size = self.run.settings.max_file_size
         cache = self.run.cache
         try:

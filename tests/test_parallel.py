@@ -109,3 +109,26 @@ def test_a_run_where_every_file_is_prefiltered_out_does_not_import_libcst(tmp_pa
     for i in range(3):
         (tmp_path / f"plain_{i}.py").write_text(f"import os\nVALUE = {i}\n")
     assert not _imports_libcst(".", "--no-cache", cwd=tmp_path)
+
+
+@pytest.mark.parametrize("order", ["forward", "reverse"])
+def test_a_worker_checks_its_share_as_one_process_does_whatever_it_loaded_first(order):
+    """In reverse order importers come first: the modules they load are then checked on those very summaries."""
+    from steplint.analysis_workers import SharedRun, check_share
+    from steplint.discovery import discover
+    from steplint.engine import conclude, excluder_for, rules_for
+    from steplint.prefilter import module_file
+
+    settings = Settings(project_root=FIXTURES, extend_select=("STP100",))
+    files = [module_file(path) for path in discover([str(FIXTURES)], excluder_for(settings))]
+    run_files: dict[str, list[str]] = {}
+    for file in files:
+        run_files.setdefault(file.module, []).append(file.path)
+    run = SharedRun(f"test-{order}", settings, tuple(dict.fromkeys(f.root for f in files)), run_files, None)
+    paths = [f.path for f in files]
+    share = check_share(paths if order == "forward" else paths[::-1], run)
+    by_path = {path: found for path, _, _, found in share.modules}
+    reportable = {os.path.normpath(p) for p in paths}.__contains__
+    diagnostics = conclude([by_path[p] for p in paths], rules_for(settings), settings, True, reportable)
+    one_process = lint_paths([str(FIXTURES)], settings, prefilter=False).diagnostics
+    assert FORMATTERS["json"](diagnostics) == FORMATTERS["json"](one_process)
