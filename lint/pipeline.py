@@ -34,6 +34,7 @@ from steplint.engine import ModuleFindings, ModuleLoader, RunResult, conclude, e
 from steplint.module_store import ModuleStore, RunFiles, updated
 from steplint.parse import DEFAULT_MAX_FILE_SIZE, UnreadableSource, decode_source, quiet_parse, read_source
 from steplint.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
+from steplint.rules.base import Rule
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.summary import ModuleSummary
 from steplint.workers import WorkerPool, workers_for
@@ -125,15 +126,15 @@ class LintRun:
         kept = _still_true(previous, changed, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         roots = list(dict.fromkeys(m.root for m in modules))
+        rules = rules_for(self.settings)
         if workers_for(len(to_check), self.jobs) > 1:
             checking = self._check_in_workers(to_check, modules, roots)
         else:
-            checking = self._check_here(to_check, modules, roots)
+            checking = self._check_here(to_check, modules, roots, rules)
         fresh = checking.findings
         self.stats.analyzed = len(fresh)
         findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
         run_paths = {os.path.normpath(m.path) for m in modules}
-        rules = rules_for(self.settings)
         diagnostics = conclude(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
         result = RunResult(diagnostics, len(files), checking.summaries)
         if self.cache is not None:
@@ -146,7 +147,7 @@ class LintRun:
             self._save(run_key, modules, store, verdict, result)
         return result
 
-    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
+    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str], rules: list[Rule]) -> _Checking:
         """Summaries and one analysis in this process (a few files: a pool costs more than it saves)."""
         summaries = self._summarize(paths)
         checked = set(paths)
@@ -155,7 +156,6 @@ class LintRun:
             if m.path not in checked:
                 elsewhere.setdefault(m.module, []).append(m.path)
         loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for)
-        rules = rules_for(self.settings)
         analysis = new_analysis(summaries, self.settings, loader)
         findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
         return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
@@ -292,8 +292,8 @@ class LintRun:
             self._source(module_file(path))
             found = self._cached_summary(path)
         if found is None:
-            digest, stored, blob = summary_made(path, self.settings.max_file_size, self.cache)
-            found = pickle.loads(blob)
+            digest, found = read_and_hash(path, self.settings.max_file_size)
+            stored = self.cache is not None and store_summary(self.cache, digest, found, pickled_summary(found))
             self.stats.summarized += 1
             self._remember(found, digest, stored)
         return found
@@ -416,10 +416,15 @@ def summary_made(
 
     The summary is pickled once, for both the pipe and the cache.
     """
-    data, summary = read_and_summarize(path, max_size)
+    digest, summary = read_and_hash(path, max_size)
     blob = pickled_summary(summary)
-    digest = content_hash(data) if data is not None else None
     return digest, cache is not None and store_summary(cache, digest, summary, blob), blob
+
+
+def read_and_hash(path: str, max_size: int | None) -> tuple[str | None, ModuleSummary]:
+    """The content hash of the bytes read (None: unreadable) and their summary."""
+    data, summary = read_and_summarize(path, max_size)
+    return (content_hash(data) if data is not None else None), summary
 
 
 def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
