@@ -1,3 +1,3 @@
-from steplint.cli import main
+from steplint.frontends.cli import main
 
 main()

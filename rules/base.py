@@ -11,12 +11,12 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, ClassVar, Iterator
 
-from steplint.diagnostics import ERROR
+from steplint.core.diagnostics import ERROR
 
 if TYPE_CHECKING:
-    from steplint.diagnostics import Diagnostic
-    from steplint.model import Analysis
-    from steplint.summary import ModuleSummary
+    from steplint.core.diagnostics import Diagnostic
+    from steplint.analysis.program import Analysis
+    from steplint.core.summary import ModuleSummary
 
 
 class Rule:

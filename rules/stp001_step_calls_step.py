@@ -3,11 +3,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterator
 
-from steplint.diagnostics import Diagnostic, Fix
-from steplint.fixes import call_attribute, source_text
-from steplint.model import Analysis, Decorated
+from steplint.core.diagnostics import Diagnostic, Fix
+from steplint.analysis.fix_builder import call_attribute, source_text
+from steplint.analysis.program import Analysis, Decorated
 from steplint.rules.base import Rule
-from steplint.summary import CallSite, ModuleSummary, Ref
+from steplint.core.summary import CallSite, ModuleSummary, Ref
 
 
 class StepCallsStep(Rule):

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.diagnostics import Diagnostic
-from steplint.model import Analysis
-from steplint.reach import StepReach
+from steplint.core.diagnostics import Diagnostic
+from steplint.analysis.program import Analysis
+from steplint.analysis.step_reach import StepReach
 from steplint.rules.base import Rule
-from steplint.summary import ModuleSummary
+from steplint.core.summary import ModuleSummary
 
 
 class StepReachesStep(Rule):

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.diagnostics import Diagnostic
-from steplint.model import Analysis
+from steplint.core.diagnostics import Diagnostic
+from steplint.analysis.program import Analysis
 from steplint.rules.base import Rule
-from steplint.summary import ModuleSummary
+from steplint.core.summary import ModuleSummary
 
 
 class UnfingerprintableParam(Rule):

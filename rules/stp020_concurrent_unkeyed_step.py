@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.diagnostics import Diagnostic
-from steplint.model import Analysis, Decorated
-from steplint.plain_walk import PlainWalk, display
+from steplint.core.diagnostics import Diagnostic
+from steplint.analysis.program import Analysis, Decorated
+from steplint.analysis.plain_walk import PlainWalk, display
 from steplint.rules.base import Rule
-from steplint.summary import CallSite, Expr, FunctionSummary, ModuleSummary
+from steplint.core.summary import CallSite, Expr, FunctionSummary, ModuleSummary
 
 # What runs a coroutine in another task, by full name (``X()`` is a value X makes).
 _SPAWNERS = frozenset({

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.diagnostics import WARNING, Diagnostic
-from steplint.model import Analysis
-from steplint.plain_walk import PlainWalk, display
+from steplint.core.diagnostics import WARNING, Diagnostic
+from steplint.analysis.program import Analysis
+from steplint.analysis.plain_walk import PlainWalk, display
 from steplint.rules.base import Rule
-from steplint.summary import CallSite, ModuleSummary
+from steplint.core.summary import CallSite, ModuleSummary
 
 # Calls whose value differs from one run to the next, by full name.
 _NONDETERMINISTIC = frozenset({

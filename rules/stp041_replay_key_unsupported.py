@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.diagnostics import Diagnostic
-from steplint.model import Analysis
+from steplint.core.diagnostics import Diagnostic
+from steplint.analysis.program import Analysis
 from steplint.rules.base import Rule
-from steplint.summary import ModuleSummary
-from steplint.versions import FINGERPRINT_VERSION, format_version
+from steplint.core.summary import ModuleSummary
+from steplint.core.framework_versions import FINGERPRINT_VERSION, format_version
 
 
 class ReplayKeyUnsupported(Rule):

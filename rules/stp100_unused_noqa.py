@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.diagnostics import Diagnostic
-from steplint.suppression import FileSuppressions, ReportedFile, SuppressionRule
+from steplint.core.diagnostics import Diagnostic
+from steplint.report.suppression import FileSuppressions, ReportedFile, SuppressionRule
 
 _OWN_PREFIX = "STP"
 
@@ -60,7 +60,7 @@ x = 1  # noqa: STP999, E501  # expect: STP100
     def check_suppressions(
         self, module: ReportedFile, suppressions: FileSuppressions, selected: frozenset[str]
     ) -> Iterator[Diagnostic]:
-        from steplint.rules.registry import all_codes  # the registry imports this module
+        from steplint.catalog.registry import all_codes  # the registry imports this module
 
         known = all_codes()
         spans = module.suppressions.noqa_spans

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from steplint.config import Settings
-from steplint.engine import lint_paths
-from steplint.versions import parse_version
+from steplint.config.settings import Settings
+from steplint.run.serial import lint_paths
+from steplint.core.framework_versions import parse_version
 
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")
 HEADER = re.compile(r"^\s*#\s*fixture:\s*(?P<pairs>.+?)\s*$")

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-import steplint.engine
-import steplint.pipeline
-from steplint import cache as cache_module
-from steplint.cache import Cache
-from steplint.config import Settings
-from steplint.pipeline import LintRun
+import steplint.run.serial
+import steplint.run.pipeline
+from steplint.run import cache as cache_module
+from steplint.run.cache import Cache
+from steplint.config.settings import Settings
+from steplint.run.pipeline import LintRun
 
 STEPS = """\
 from agent_framework import step
@@ -60,7 +60,7 @@ def project(tmp_path):
 def parses(monkeypatch):
     """Every file parsed in this process (for a summary, or for a syntax check), in order."""
     seen: list[str] = []
-    original_bytes, original_quiet = steplint.engine.parse_bytes, steplint.pipeline.quiet_parse
+    original_bytes, original_quiet = steplint.run.serial.parse_bytes, steplint.run.pipeline.quiet_parse
 
     def parse_bytes(data, filename="<unknown>"):
         seen.append(Path(filename).name)
@@ -70,8 +70,8 @@ def parses(monkeypatch):
         seen.append(Path(filename).name)
         return original_quiet(source, filename, mode)
 
-    monkeypatch.setattr(steplint.engine, "parse_bytes", parse_bytes)
-    monkeypatch.setattr(steplint.pipeline, "quiet_parse", quiet_parse)
+    monkeypatch.setattr(steplint.run.serial, "parse_bytes", parse_bytes)
+    monkeypatch.setattr(steplint.run.pipeline, "quiet_parse", quiet_parse)
     return seen
 
 

@@ -15,10 +15,10 @@ from functools import partial
 import pytest
 from expectations import FIXTURES
 
-from steplint.engine import summarize_source
-from steplint.fixes import _between, _plain_call, _with_attribute, call_attribute, rewrite_call
-from steplint.parse import decode_source
-from steplint.summary import Ref
+from steplint.run.serial import summarize_source
+from steplint.analysis.fix_builder import _between, _plain_call, _with_attribute, call_attribute, rewrite_call
+from steplint.source.reading import decode_source
+from steplint.core.summary import Ref
 
 TITLE = "Call 'tick.__wrapped__(...)' inline"
 

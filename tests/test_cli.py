@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from steplint.cli import cli
+from steplint.frontends.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 REPRO = ROOT / "fixtures" / "repro_9383.py"

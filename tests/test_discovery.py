@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from steplint.discovery import DEFAULT_EXCLUDES, Excluder, discover
+from steplint.source.discovery import DEFAULT_EXCLUDES, Excluder, discover
 
 
 def _touch(path: Path) -> None:

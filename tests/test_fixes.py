@@ -8,13 +8,13 @@ import pytest
 from cli_samples import nested, steplint
 from expectations import FIXTURES, settings_for
 
-from steplint.autofix import fix_findings
-from steplint.config import Settings
-from steplint.diagnostics import Diagnostic, Edit, Fix
-from steplint.engine import lint_paths, lint_source
-from steplint.fixes import apply_fixes, fixable, rewrite_call, smallest_edit
-from steplint.rules.registry import RULES, rule_for
-from steplint.summary import Span
+from steplint.frontends.autofix import fix_findings
+from steplint.config.settings import Settings
+from steplint.core.diagnostics import Diagnostic, Edit, Fix
+from steplint.run.serial import lint_paths, lint_source
+from steplint.analysis.fix_builder import apply_fixes, fixable, rewrite_call, smallest_edit
+from steplint.catalog.registry import RULES, rule_for
+from steplint.core.summary import Span
 
 GOLDENS = sorted(FIXTURES.rglob("*.fixed.py"))
 

@@ -13,11 +13,11 @@ import pytest
 import yaml
 from integrations import FLOW_FINDING, ROOT, make_project, snippet, tool
 
-from steplint.cli import FORMAT_NAMES
-from steplint.diagnostics import Diagnostic
-from steplint.format_github import annotation
-from steplint.formatters import FORMATTERS
-from steplint.rules.registry import RULES
+from steplint.frontends.cli import FORMAT_NAMES
+from steplint.core.diagnostics import Diagnostic
+from steplint.report.github_format import annotation
+from steplint.report.formats import FORMATTERS
+from steplint.catalog.registry import RULES
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 # Fixtures with every kind of finding (STP002's chain too) and no two findings at one place:

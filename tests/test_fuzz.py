@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hostile_corpus import STEPS
 
-from steplint.config import Settings
-from steplint.diagnostics import Diagnostic
-from steplint.engine import lint_source
+from steplint.config.settings import Settings
+from steplint.core.diagnostics import Diagnostic
+from steplint.run.serial import lint_source
 
 # hypothesmith compiles what it generates, and CPython warns about some of it
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::DeprecationWarning")

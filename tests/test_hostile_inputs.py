@@ -24,13 +24,13 @@ import pytest
 from expectations import FIXTURES
 from hostile_corpus import STEPS, Hostile, corpus, write_corpus
 
-import steplint.downlevel
-import steplint.engine
-import steplint.pipeline
-from steplint.config import Settings
-from steplint.diagnostics import Diagnostic
-from steplint.engine import lint_paths, summarize_path
-from steplint.parse import DEFAULT_MAX_FILE_SIZE
+import steplint.source.downlevel
+import steplint.run.serial
+import steplint.run.pipeline
+from steplint.config.settings import Settings
+from steplint.core.diagnostics import Diagnostic
+from steplint.run.serial import lint_paths, summarize_path
+from steplint.source.reading import DEFAULT_MAX_FILE_SIZE
 from steplint.rules.base import Rule
 
 CASES = corpus()
@@ -98,13 +98,13 @@ def test_hostile_file_alone(tmp_path, case):
 def test_whole_corpus_at_once_gives_each_file_its_own_findings(tmp_path, monkeypatch):
     """Isolation: every file keeps exactly the findings it has alone; libcst only sees shallow newer syntax."""
     children = []
-    real_child = steplint.downlevel._in_child
+    real_child = steplint.source.downlevel._in_child
 
     def counted_child(work, text):
         children.append(text)
         return real_child(work, text)
 
-    monkeypatch.setattr(steplint.downlevel, "_in_child", counted_child)
+    monkeypatch.setattr(steplint.source.downlevel, "_in_child", counted_child)
     written = write_corpus(tmp_path / "corpus")
     diagnostics = lint([tmp_path / "corpus"], tmp_path)
     for path, case in written:
@@ -261,14 +261,14 @@ def test_a_path_given_twice_is_linted_once(project):
 
 def test_a_file_that_vanishes_after_discovery(project, monkeypatch):
     (project / "brief.py").write_text(STEPS, encoding="utf-8")
-    real_discover = steplint.pipeline.discover
+    real_discover = steplint.run.pipeline.discover
 
     def discover_then_delete(*args, **kwargs):
         found = real_discover(*args, **kwargs)
         os.unlink(project / "brief.py")  # gone between discovery and reading
         return found
 
-    monkeypatch.setattr(steplint.pipeline, "discover", discover_then_delete)
+    monkeypatch.setattr(steplint.run.pipeline, "discover", discover_then_delete)
     diagnostics = lint([project], project)
     brief = [d for d in diagnostics if d.path.endswith("brief.py")]
     assert [d.code for d in brief] == ["STP900"] and "deleted or moved while steplint ran" in brief[0].message
@@ -329,7 +329,7 @@ def test_a_broken_module_leaves_the_rest_of_the_index_working(tmp_path):
 
 def test_an_internal_error_while_summarizing_one_file_is_that_files_stp900(project, monkeypatch):
     (project / "other.py").write_text(STEPS, encoding="utf-8")
-    real = steplint.engine.summarize
+    real = steplint.run.serial.summarize
     faults = {"other.py": KeyError("boom")}
 
     def faulty(parsed, path, module, is_package):
@@ -338,7 +338,7 @@ def test_an_internal_error_while_summarizing_one_file_is_that_files_stp900(proje
             raise fault
         return real(parsed, path, module, is_package)
 
-    monkeypatch.setattr(steplint.engine, "summarize", faulty)
+    monkeypatch.setattr(steplint.run.serial, "summarize", faulty)
     for fault, reason in (
         (KeyError("boom"), "internal error while summarizing (KeyError: 'boom')"),
         (MemoryError(), "out of memory"),
@@ -382,8 +382,8 @@ class _FailsOnOneModule(Rule):
 
 def test_a_rule_that_fails_on_one_module_becomes_that_modules_stp900(project, monkeypatch):
     (project / "other.py").write_text(STEPS, encoding="utf-8")
-    real_selected = steplint.engine.selected_rules
-    monkeypatch.setattr(steplint.engine, "selected_rules", lambda settings: [*real_selected(settings), _FailsOnOneModule])
+    real_selected = steplint.run.serial.selected_rules
+    monkeypatch.setattr(steplint.run.serial, "selected_rules", lambda settings: [*real_selected(settings), _FailsOnOneModule])
     diagnostics = lint([project], project)
     other = findings_of(diagnostics, project / "other.py")
     assert sorted(d.code for d in other) == ["STP001", "STP900"]  # its other rules still report
@@ -425,22 +425,22 @@ def test_a_dotted_file_name_is_no_submodule(tmp_path):
 # --- libcst runs where it cannot take the linter down --------------------------------------------
 
 
-@pytest.mark.skipif(not steplint.downlevel._FORK_IS_SAFE, reason="the child process is used on Linux")
+@pytest.mark.skipif(not steplint.source.downlevel._FORK_IS_SAFE, reason="the child process is used on Linux")
 def test_a_crash_or_a_hang_in_the_libcst_child_only_costs_the_rewrite(monkeypatch):
-    assert steplint.downlevel._in_child(lambda text: text.upper(), "type x = 1") == "TYPE X = 1"
-    assert steplint.downlevel._in_child(lambda text: os.kill(os.getpid(), signal.SIGSEGV), "type x = 1") is None
-    assert steplint.downlevel._in_child(lambda text: 1 / 0, "type x = 1") is None
-    monkeypatch.setattr(steplint.downlevel, "CHILD_TIMEOUT_SECONDS", 0.5)
-    assert steplint.downlevel._in_child(lambda text: time.sleep(60), "type x = 1") is None
+    assert steplint.source.downlevel._in_child(lambda text: text.upper(), "type x = 1") == "TYPE X = 1"
+    assert steplint.source.downlevel._in_child(lambda text: os.kill(os.getpid(), signal.SIGSEGV), "type x = 1") is None
+    assert steplint.source.downlevel._in_child(lambda text: 1 / 0, "type x = 1") is None
+    monkeypatch.setattr(steplint.source.downlevel, "CHILD_TIMEOUT_SECONDS", 0.5)
+    assert steplint.source.downlevel._in_child(lambda text: time.sleep(60), "type x = 1") is None
 
 
 def test_libcst_is_not_asked_about_nesting_python_rejects_anyway():
     shallow = "type X = int\n" + "x = " + "(" * 200 + "1" + ")" * 200 + "\n"
-    assert steplint.downlevel._shallow_enough(shallow)
-    assert not steplint.downlevel._shallow_enough(shallow.replace("(" * 200, "(" * 201).replace(")" * 200, ")" * 201))
-    assert not steplint.downlevel._shallow_enough("type X = int\nx = " + "1 + " * 1000 + "1\n")
+    assert steplint.source.downlevel._shallow_enough(shallow)
+    assert not steplint.source.downlevel._shallow_enough(shallow.replace("(" * 200, "(" * 201).replace(")" * 200, ")" * 201))
+    assert not steplint.source.downlevel._shallow_enough("type X = int\nx = " + "1 + " * 1000 + "1\n")
     # Brackets and operators inside strings and comments do not count.
-    assert steplint.downlevel._shallow_enough("type X = int\nx = '" + "(" * 5000 + "'  # " + "[" * 5000 + "\n")
+    assert steplint.source.downlevel._shallow_enough("type X = int\nx = '" + "(" * 5000 + "'  # " + "[" * 5000 + "\n")
 
 
 # --- positions survive odd encodings and newer syntax -----------------------------------------

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from steplint import workers
-from steplint.cache import Cache
-from steplint.config import Settings
-from steplint.pipeline import LintRun
+from steplint.run import process_pool as workers
+from steplint.run.cache import Cache
+from steplint.config.settings import Settings
+from steplint.run.pipeline import LintRun
 
 from test_cache import STEPS, _age
 

@@ -23,9 +23,9 @@ from pygls.workspace import PositionCodec, TextDocument
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from steplint.buffer import lint_buffer
-from steplint.lsp_server import DEBOUNCE_SECONDS, noqa_edit, position
-from steplint.rules.registry import rule_for
+from steplint.frontends.unsaved_buffer import lint_buffer
+from steplint.frontends.lsp_server import DEBOUNCE_SECONDS, noqa_edit, position
+from steplint.catalog.registry import rule_for
 
 HELIX = tomllib.loads(snippet("Editors", "toml"))["language-server"]["steplint"]
 SERVER_COMMAND = [tool(HELIX["command"]), *HELIX["args"]]
@@ -270,7 +270,7 @@ def test_noqa_edit_where_no_comment_can_go(source):
 
 
 def test_lsp_without_pygls_says_how_to_install_it():
-    without_pygls = "import sys; sys.modules['pygls'] = None; sys.argv[1:] = ['lsp']; from steplint.cli import main; main()"
+    without_pygls = "import sys; sys.modules['pygls'] = None; sys.argv[1:] = ['lsp']; from steplint.frontends.cli import main; main()"
     done = subprocess.run([sys.executable, "-c", without_pygls], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip() == "steplint: error: the language server needs pygls: pip install 'steplint[lsp]'"

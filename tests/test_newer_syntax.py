@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from steplint import downlevel
-from steplint.newer_syntax import downlevel_may_help, first_marker
+from steplint.source import downlevel
+from steplint.source.newer_syntax import downlevel_may_help, first_marker
 
 # Constructs downlevel rewrites, spelled in the ways Python allows (continuations, comments, odd spacing).
 NEWER = [
@@ -161,7 +161,7 @@ def test_parsing_python2_files_does_not_import_libcst():
     probe = textwrap.dedent(
         f"""
         import sys
-        from steplint.parse import parse_text
+        from steplint.source.reading import parse_text
         for text in {PLAIN_BROKEN!r}:
             assert parse_text(text).error is not None
         print("libcst" in sys.modules)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from expectations import FIXTURES, fixture_entries, settings_for
 
-from steplint import workers
-from steplint.cache import Cache
-from steplint.config import Settings
-from steplint.engine import lint_paths
-from steplint.formatters import FORMATTERS
+from steplint.run import process_pool as workers
+from steplint.run.cache import Cache
+from steplint.config.settings import Settings
+from steplint.run.serial import lint_paths
+from steplint.report.formats import FORMATTERS
 
 
 def _output(entry: Path, **options) -> str:
@@ -83,7 +83,7 @@ def test_this_process_works_through_the_batch_from_its_end(tiny_batches):
 _PROBE = textwrap.dedent(
     """
     import sys
-    from steplint.cli import main
+    from steplint.frontends.cli import main
     sys.argv = ["steplint", *sys.argv[1:]]
     try:
         main()
@@ -114,10 +114,10 @@ def test_a_run_where_every_file_is_prefiltered_out_does_not_import_libcst(tmp_pa
 @pytest.mark.parametrize("order", ["forward", "reverse"])
 def test_a_worker_checks_its_share_as_one_process_does_whatever_it_loaded_first(order):
     """In reverse order importers come first: the modules they load are then checked on those very summaries."""
-    from steplint.analysis_workers import SharedRun, check_share
-    from steplint.discovery import discover
-    from steplint.engine import conclude, excluder_for, rules_for
-    from steplint.prefilter import module_file
+    from steplint.run.checking_workers import SharedRun, check_share
+    from steplint.source.discovery import discover
+    from steplint.run.serial import conclude, excluder_for, rules_for
+    from steplint.run.prefilter import module_file
 
     settings = Settings(project_root=FIXTURES, extend_select=("STP100",))
     files = [module_file(path) for path in discover([str(FIXTURES)], excluder_for(settings))]

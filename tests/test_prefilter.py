@@ -13,11 +13,11 @@ from expectations import fixture_entries, settings_for
 from hypothesis import given
 from hypothesis import strategies as st
 
-from steplint.config import Settings
-from steplint.engine import lint_paths
-from steplint.pipeline import LintRun, _compiled_by_this_python
-from steplint.prefilter import scan
-from steplint.suppression_comments import scan_suppressions
+from steplint.config.settings import Settings
+from steplint.run.serial import lint_paths
+from steplint.run.pipeline import LintRun, _compiled_by_this_python
+from steplint.run.prefilter import scan
+from steplint.summaries.suppression_comments import scan_suppressions
 
 
 def _write(root: Path, files: dict[str, str]) -> None:

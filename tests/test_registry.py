@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from expectations import EXPECT, expected_for, fixture_entries, parse_header
 
-from steplint.config import Settings
-from steplint.engine import lint_paths
+from steplint.config.settings import Settings
+from steplint.run.serial import lint_paths
 from steplint.rules.base import Rule
-from steplint.rules.registry import RULES, markdown_table, rule_for
+from steplint.catalog.registry import RULES, markdown_table, rule_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")

@@ -6,11 +6,11 @@ import textwrap
 
 import pytest
 
-from steplint.config import Settings
-from steplint.engine import analyze, summarize_source
-from steplint.fingerprint import ImmutabilityJudge
-from steplint.model import Analysis
-from steplint.summary import CallSite, FunctionSummary, ModuleSummary, Ref
+from steplint.config.settings import Settings
+from steplint.run.serial import analyze, summarize_source
+from steplint.analysis.fingerprint import ImmutabilityJudge
+from steplint.analysis.program import Analysis
+from steplint.core.summary import CallSite, FunctionSummary, ModuleSummary, Ref
 
 
 def summarize(code: str, path: str = "example.py") -> ModuleSummary:

@@ -7,7 +7,7 @@ import re
 import pytest
 from cli_samples import steplint
 
-from steplint.rules.registry import RULES
+from steplint.catalog.registry import RULES
 
 ORDER = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety", "## References")
 REQUIRED = ORDER[:4]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from steplint.config import Settings
-from steplint.engine import lint_source
+from steplint.config.settings import Settings
+from steplint.run.serial import lint_source
 
 RUNTIME_TEST = Path(__file__).resolve().parent / "runtime" / "test_step_on_method.py"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import gc
 import pickle
 
-from steplint import workers  # noqa: F401  (registers the constructor pickling the pool uses)
-from steplint.engine import summarize_source
-from steplint.summary import Binding, CallSite, Const, Display, Param, Ref, Span
+from steplint.run import process_pool as workers  # noqa: F401  (registers the constructor pickling the pool uses)
+from steplint.run.serial import summarize_source
+from steplint.core.summary import Binding, CallSite, Const, Display, Param, Ref, Span
 
 SOURCE = """
 from agent_framework import step

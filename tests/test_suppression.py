@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from cli_samples import nested, steplint
 
-from steplint.config import Settings
-from steplint.engine import lint_paths
-from steplint.suppression import glob_matches, per_file_ignores
-from steplint.suppression_comments import scan_suppressions
+from steplint.config.settings import Settings
+from steplint.run.serial import lint_paths
+from steplint.report.suppression import glob_matches, per_file_ignores
+from steplint.summaries.suppression_comments import scan_suppressions
 
 def lint(tmp_path: Path, comment: str = "", use_noqa: bool = True, **settings) -> list[tuple[int, str]]:
     (tmp_path / "nested.py").write_text(nested(comment))

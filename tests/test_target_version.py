@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from cli_samples import steplint
 
-from steplint.config import ConfigError, load_settings
-from steplint.project_version import detect
+from steplint.config.settings import ConfigError, load_settings
+from steplint.config.project_version import detect
 
 ROOT = Path(__file__).resolve().parent.parent
 NESTED = ROOT / "fixtures" / "target_version_nested.py"

@@ -1,0 +1,464 @@
+"""Steps and workflows of the analyzed code, and the facts rules share about them.
+
+Built once per run over the project index: which callables MAF's ``step`` and
+``workflow`` made (decorators in every form, ``fn2 = step(fn)``,
+``step(name="x")(fn)``, ``StepWrapper(fn)``), which calls target them, and
+whether a step falls back to MAF's call-order cache key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator, TypeVar
+
+from steplint.core.diagnostics import ERROR, WARNING, Diagnostic
+from steplint.analysis.durability import DurabilityJudge, State
+from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_annotation
+from steplint.analysis.index import ProjectIndex, Target
+from steplint.core.summary import (
+    Binding,
+    CallExpr,
+    CallSite,
+    Const,
+    Expr,
+    FunctionSummary,
+    ModuleSummary,
+    Param,
+    Ref,
+    Span,
+)
+from steplint.core.framework_versions import FINGERPRINT_VERSION, NEWEST, Version
+
+STEP_FACTORIES = {"step", "StepWrapper"}
+_BINDERS = {"external:builtins.staticmethod": "static", "external:builtins.classmethod": "classmethod"}
+WORKFLOW_FACTORIES = {"workflow"}
+_MAF = "agent_framework"
+T = TypeVar("T")
+
+
+def maf_name(target: Target | None) -> str | None:
+    """``step`` for ``agent_framework.step`` (or any private path to it), else None."""
+    if target is None or target.kind != "external" or "()" in target.name:
+        return None
+    parts = target.name.split(".")
+    if len(parts) < 2 or parts[0] != _MAF:
+        return None
+    return parts[-1]
+
+
+@dataclass(slots=True)
+class Decorated:
+    """A callable made by ``step`` or ``workflow``."""
+
+    kind: str  # "step" or "workflow"
+    key: str
+    display: str  # the name users see in messages
+    module: ModuleSummary  # where the body is defined
+    body: FunctionSummary | None
+    config_call: CallExpr | None  # ``step(...)``/``StepWrapper(fn, ...)`` carrying name=/replay_key=
+    anchor: Span  # where definition-level findings point: the ``def``
+    decorated: bool  # True for the decorator forms, False for assignments
+    made_in: str | None = None  # qualname of the function whose code runs ``step(...)``; None: module level
+
+    @property
+    def replay_key_argument(self) -> Span | None:
+        """Where ``replay_key=`` is passed (whatever its value), if it is."""
+        if self.config_call is None or self.config_call.kwarg("replay_key") is None:
+            return None
+        return self.config_call.kwarg_span("replay_key") or self.config_call.span
+
+    @property
+    def replay_key_span(self) -> Span | None:
+        if self.config_call is None:
+            return None
+        value = self.config_call.kwarg("replay_key")
+        if value is None or (isinstance(value, Const) and value.value is None):
+            return None
+        return self.config_call.kwarg_span("replay_key") or self.config_call.span
+
+    @property
+    def has_replay_key(self) -> bool:
+        # ``step(**options)`` may pass one: precision over recall.
+        return self.replay_key_span is not None or (
+            self.config_call is not None and self.config_call.kwarg("**") is not None
+        )
+
+    @property
+    def maf_name(self) -> str:
+        if self.config_call is not None:
+            name = self.config_call.kwarg("name")
+            if isinstance(name, Const) and isinstance(name.value, str):
+                return name.value
+        return self.body.name if self.body is not None else self.display
+
+
+@dataclass(frozen=True, slots=True)
+class ParamVerdict:
+    param: Param
+    verdict: Verdict
+
+
+class Analysis:
+    """Everything rules read: the index, the steps and workflows, version policy."""
+
+    def __init__(
+        self,
+        summaries: list[ModuleSummary],
+        target_version: Version = NEWEST,
+        loader: Callable[[str], ModuleSummary | None] | None = None,
+    ):
+        #: The modules findings are reported for (broken ones included, for STP900).
+        self.reported = summaries
+        self.index = ProjectIndex(summaries, loader)
+        self.judge = FingerprintJudge(self.index)
+        self.durability = DurabilityJudge(self.index)
+        self.target_version = target_version
+        self.steps: dict[str, Decorated] = {}
+        self.workflows: dict[str, Decorated] = {}
+        self._body_kinds: dict[str, str] = {}
+        self._scanned: dict[str, list[Decorated]] = {}
+        self._param_verdicts: dict[str, list[ParamVerdict]] = {}
+        self._services: dict[type, object] = {}
+
+    def service(self, kind: type[T]) -> T:
+        """One shared instance of ``kind(analysis)`` per run, so rules share memoized work."""
+        found = self._services.get(kind)
+        if found is None:
+            found = self._services[kind] = kind(self)
+        return found  # type: ignore[return-value]
+
+    def decorated_in(self, module: ModuleSummary) -> list[Decorated]:
+        """The steps and workflows ``module`` defines, found once per module."""
+        found = self._scanned.get(module.path)
+        if found is None:
+            found = self._scanned[module.path] = []
+            self._find_decorated(module)
+            self._find_assigned(module)
+        return found
+
+    def steps_in(self, module: ModuleSummary) -> list[Decorated]:
+        return [item for item in self.decorated_in(module) if item.kind == "step"]
+
+    def workflows_in(self, module: ModuleSummary) -> list[Decorated]:
+        return [item for item in self.decorated_in(module) if item.kind == "workflow"]
+
+    @property
+    def fingerprints(self) -> bool:
+        return self.target_version >= FINGERPRINT_VERSION
+
+    def auto_keyed_steps_in(self, module: ModuleSummary) -> list[Decorated]:
+        """Steps MAF keys by their automatic identity: on 1.20+, those without ``replay_key``."""
+        if not self.fingerprints:
+            return []
+        return [item for item in self.steps_in(module) if not item.has_replay_key]
+
+    # --- discovery -------------------------------------------------------------
+
+    def _find_decorated(self, module: ModuleSummary) -> None:
+        for function in module.functions:
+            for decorator, target in zip(function.decorators, self.index.decorator_targets(module, function)):
+                kind = _kind(maf_name(target))
+                if kind is None:
+                    continue
+                config = decorator if isinstance(decorator, CallExpr) else None
+                self._add(
+                    Decorated(
+                        kind=kind,
+                        key=f"{module.path}:{function.qualname}",
+                        display=_display(function.qualname),
+                        module=module,
+                        body=function,
+                        config_call=config,
+                        anchor=function.span,
+                        decorated=True,
+                        made_in=function.parent,
+                    ),
+                    module,
+                )
+                break
+
+    def _find_assigned(self, module: ModuleSummary) -> None:
+        scopes: list[tuple[FunctionSummary | None, dict[str, list[Binding]]]] = [(None, module.bindings)]
+        scopes.extend((f, f.bindings) for f in module.functions if f.bindings)
+        for scope, bindings in scopes:
+            for name, entries in bindings.items():
+                for binding in entries:
+                    if binding.kind == "assign" and isinstance(binding.value, CallExpr):
+                        self._assigned(module, scope, name, binding)
+
+    def _assigned(self, module: ModuleSummary, scope: FunctionSummary | None, name: str, binding: Binding) -> None:
+        value = binding.value
+        assert isinstance(value, CallExpr)
+        factory = self.index.resolve(module, scope, value.func)
+        config: CallExpr | None = value
+        kind = _kind(maf_name(factory))
+        if kind is None and isinstance(value.func, CallExpr):
+            # ``step(name="x")(fn)``: the inner call configures, the outer one wraps.
+            kind = _kind(maf_name(self.index.resolve(module, scope, value.func.func)))
+            config = value.func
+        if kind is None or not value.args:
+            return
+        body_target = self.index.resolve(module, scope, value.args[0], before_order=binding.order)
+        body = body_target.function if body_target is not None and body_target.kind == "function" else None
+        body_module = body_target.module if body is not None and body_target is not None else module
+        qualname = f"{scope.qualname}.<locals>.{name}" if scope is not None else name
+        self._add(
+            Decorated(
+                kind=kind,
+                key=f"{module.path}:{qualname}",
+                display=name,
+                module=body_module or module,
+                body=body,
+                config_call=config,
+                anchor=body.span if body is not None else Span(binding.line, 0, binding.line, len(name)),
+                decorated=False,
+                made_in=scope.qualname if scope is not None else None,
+            ),
+            module,
+        )
+
+    def _add(self, item: Decorated, module: ModuleSummary) -> None:
+        table = self.steps if item.kind == "step" else self.workflows
+        if item.key in table:
+            return
+        table[item.key] = item
+        self._scanned[module.path].append(item)
+        if item.body is not None:
+            self._body_kinds.setdefault(f"{item.module.path}:{item.body.qualname}", item.kind)
+
+    # --- queries ---------------------------------------------------------------
+
+    def step_of(self, target: Target | None) -> Decorated | None:
+        if target is None or target.module is None or target.kind not in ("function", "assign"):
+            return None
+        self.decorated_in(target.module)
+        return self.steps.get(target.key)
+
+    def workflow_of(self, target: Target | None) -> Decorated | None:
+        if target is None or target.module is None or target.kind not in ("function", "assign"):
+            return None
+        self.decorated_in(target.module)
+        return self.workflows.get(target.key)
+
+    def body_kind(self, module: ModuleSummary, function: FunctionSummary) -> str | None:
+        """"step" or "workflow" when ``function`` is the body of one, else None."""
+        self.decorated_in(module)
+        return self._body_kinds.get(f"{module.path}:{function.qualname}")
+
+    def calls_in(self, item: Decorated) -> Iterator[tuple[FunctionSummary, CallSite]]:
+        """Calls lexically inside a body (nested defs and lambdas included, nested steps excluded)."""
+        if item.body is None:
+            return
+        yield from self.lexical_calls(item.module, item.body)
+
+    def lexical_calls(self, module: ModuleSummary, function: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite]]:
+        for call in function.calls:
+            yield function, call
+        for nested in self.index.lexical_descendants(module, function):
+            if self._inside_nested_body(module, nested, function):
+                continue
+            for call in nested.calls:
+                yield nested, call
+
+    def _inside_nested_body(self, module: ModuleSummary, nested: FunctionSummary, outer: FunctionSummary) -> bool:
+        current: FunctionSummary | None = nested
+        while current is not None and current.qualname != outer.qualname:
+            if self.body_kind(module, current) is not None:
+                return True
+            current = self.index.function(module, current.parent)
+        return False
+
+    def call_target(self, module: ModuleSummary, owner: FunctionSummary, call: CallSite) -> Target | None:
+        return self.index.resolve(module, owner, call.callee)
+
+    def call_name(self, module: ModuleSummary, owner: FunctionSummary, callee: Expr) -> str | None:
+        """The fully qualified external name a callee resolves to (``asyncio.gather``)."""
+        target = self.index.resolve(module, owner, callee)
+        return target.name if target is not None and target.kind == "external" else None
+
+    # --- replay identity ----------------------------------------------------------
+
+    def method_form(self, item: Decorated) -> str | None:
+        """How a step in a class body is bound, as MAF's non-descriptor ``StepWrapper`` meets it.
+
+        None outside a class body; "static" (``@staticmethod`` above ``@step``) and
+        "unbound" (no positional parameter) behave as plain functions; "classmethod"
+        (``@classmethod`` above ``@step``) receives the class as its first argument;
+        "instance" never receives ``self``; "wraps-descriptor" (``@step`` above
+        ``@classmethod``/``@staticmethod``) raises TypeError when the class is made.
+        """
+        body = item.body
+        if body is None or body.class_qualname is None or not item.decorated:
+            return None
+        step_at: int | None = None
+        binders: dict[str, int] = {}
+        for position, target in enumerate(self.index.decorator_targets(item.module, body)):
+            if step_at is None and _kind(maf_name(target)) == "step":
+                step_at = position
+            if target is not None and target.key in _BINDERS:
+                binders.setdefault(_BINDERS[target.key], position)
+        if step_at is None:
+            return None
+        if any(position > step_at for position in binders.values()):
+            return "wraps-descriptor"
+        if "static" in binders:
+            return "static"
+        if "classmethod" in binders:
+            return "classmethod"
+        positional = [p for p in body.params if p.kind in ("posonly", "normal")]
+        return "instance" if positional and positional[0] is body.params[0] else "unbound"
+
+    def param_verdicts(self, item: Decorated) -> list[ParamVerdict]:
+        """How MAF will fingerprint each parameter (the run context excluded)."""
+        cached = self._param_verdicts.get(item.key)
+        if cached is not None:
+            return cached
+        verdicts: list[ParamVerdict] = []
+        body = item.body
+        form = self.method_form(item)
+        # An instance-method step never gets ``self`` and one wrapping a descriptor never
+        # exists (STP042 reports both); a classmethod step passes its class as an argument.
+        if body is not None and form != "wraps-descriptor":
+            scope = self.index.function(item.module, body.parent)
+            params = list(body.params)
+            if form == "classmethod":
+                receiver = Verdict(BAD, "is the class object that @classmethod passes")
+                verdicts.append(ParamVerdict(params.pop(0), receiver))
+            elif params and (form == "instance" or (form is None and self._bound_method(item.module, body))):
+                params = params[1:]
+            for param in params:
+                if self.is_context_param(item.module, scope, param):
+                    continue
+                verdicts.append(ParamVerdict(param, self.judge.judge(item.module, scope, param.annotation)))
+        self._param_verdicts[item.key] = verdicts
+        return verdicts
+
+    def _bound_method(self, module: ModuleSummary, body: FunctionSummary) -> bool:
+        """A method wrapped by assignment (``fetch = step(_fetch)`` in a class body) takes a receiver."""
+        return body.class_qualname is not None and not self.index.is_staticmethod(module, body)
+
+    def is_context_param(self, module: ModuleSummary, scope: FunctionSummary | None, param: Param) -> bool:
+        if param.name == "ctx":
+            return True
+        annotation = param.annotation
+        if isinstance(annotation, Const) and isinstance(annotation.value, str):
+            annotation = parse_annotation(annotation.value)
+        return isinstance(annotation, Ref) and maf_name(self.index.resolve(module, scope, annotation)) == "RunContext"
+
+    def unfingerprintable_params(self, item: Decorated) -> list[ParamVerdict]:
+        if item.has_replay_key:
+            return []
+        return [v for v in self.param_verdicts(item) if v.verdict.bad]
+
+    def mutable_defaults(self, item: Decorated) -> list[tuple[Param, State]]:
+        """Parameters whose default MAF does not count as durable wrapper identity (known ones only)."""
+        body = item.body
+        if body is None:
+            return []
+        scope = self.index.function(item.module, body.parent)
+        found = []
+        for param in body.params:
+            if param.default is not None:
+                state = self.durability.value(item.module, scope, param.default)
+                if state.not_durable:
+                    found.append((param, state))
+        return found
+
+    def captured_names(self, item: Decorated) -> list[str]:
+        """Enclosing-function locals the step's body reads: its closure cells.
+
+        Any cell makes the wrapper identity non-durable, whatever it holds: MAF
+        (1.20-1.23) starts ``closure_is_durable`` at ``func.__closure__ is None``,
+        so even a captured str counts (``_get_step_wrapper_identity``).
+        """
+        body = item.body
+        if body is None or body.parent is None:
+            return []
+        free = body.loaded_names - set(body.bindings) - body.declared_global
+        scope = self.index.function(item.module, body.parent)
+        return [name for name in sorted(free) if self.index.find_binding(item.module, scope, name) is not None]
+
+    def made_during_run(self, item: Decorated) -> Decorated | None:
+        """The workflow or step whose body runs ``step(...)`` for this step, if one does.
+
+        MAF marks a ``StepWrapper`` built while a workflow runs as non-durable.
+        """
+        current = self.index.function(item.module, item.made_in)
+        while current is not None:
+            kind = self.body_kind(item.module, current)
+            if kind is not None:
+                return self._body_owner(item.module, current)
+            current = self.index.function(item.module, current.parent)
+        return None
+
+    def _body_owner(self, module: ModuleSummary, function: FunctionSummary) -> Decorated | None:
+        for owner in self.decorated_in(module):
+            if owner.body is function:
+                return owner
+        return None
+
+    def call_order_reason(self, item: Decorated) -> str | None:
+        """Why MAF keys this step by call order (always before 1.20), or None when it does not.
+
+        From 1.20 a step gets no replay identity, without ``replay_key``, when an
+        argument cannot be fingerprinted or its wrapper state is not durable
+        (a closure, a non-durable default, made during a run).
+        """
+        if not self.fingerprints:
+            return "every step is keyed by call order before 1.20"
+        if item.has_replay_key:
+            return None
+        for found in self.unfingerprintable_params(item):
+            return f"parameter '{found.param.name}' {found.verdict.reason}"
+        captured = self.captured_names(item)
+        if captured:
+            return f"it captures {', '.join(repr(name) for name in captured)} from its enclosing function"
+        for param, state in self.mutable_defaults(item):
+            return f"the default of '{param.name}' is {state.what}"
+        owner = self.made_during_run(item)
+        if owner is not None:
+            return f"it is made while {owner.kind} '{owner.display}' runs"
+        return None
+
+    def falls_back_to_call_order(self, item: Decorated) -> bool:
+        """Whether MAF keys this step by call order (always before 1.20)."""
+        return self.call_order_reason(item) is not None
+
+    def nested_call_severity(self, inner: Decorated) -> str:
+        return ERROR if self.falls_back_to_call_order(inner) else WARNING
+
+    # --- reporting ---------------------------------------------------------------
+
+    def diagnostic(
+        self,
+        module: ModuleSummary,
+        span: Span,
+        rule: type,
+        message: str,
+        severity: str | None = None,
+        chain: tuple[str, ...] | None = None,
+    ) -> Diagnostic:
+        return Diagnostic(
+            path=module.path,
+            line=span.line,
+            column=span.col + 1,
+            end_line=span.end_line,
+            end_column=span.end_col + 1,
+            code=rule.code,  # type: ignore[attr-defined]
+            name=rule.name,  # type: ignore[attr-defined]
+            severity=severity or rule.severity,  # type: ignore[attr-defined]
+            message=message,
+            chain=chain,
+        )
+
+
+def _kind(name: str | None) -> str | None:
+    if name in STEP_FACTORIES:
+        return "step"
+    if name in WORKFLOW_FACTORIES:
+        return "workflow"
+    return None
+
+
+def _display(qualname: str) -> str:
+    return qualname.replace(".<locals>", "")

@@ -1,0 +1,176 @@
+"""Settings from ``[tool.steplint]`` in the nearest pyproject.toml, and from the CLI.
+
+The file is parsed with tomllib only. Unknown keys and bad values are errors
+that name the key; the CLI turns them into exit code 2. Without a
+``target-version``, the project's own declaration of agent-framework-core
+decides (``steplint.config.project_version``); ``target_version_source`` says why.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from steplint.source.discovery import DEFAULT_EXCLUDES
+from steplint.source.reading import DEFAULT_MAX_FILE_SIZE
+from steplint.core.framework_versions import Version, parse_version
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDES
+    extend_exclude: tuple[str, ...] = ()
+    target_version: Version | None = None  # None: the newest steplint knows
+    target_version_source: str = ""  # where target_version came from, for -v
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; a larger file is STP900, 0: no limit
+    config_file: Path | None = None
+    project_root: Path = field(default_factory=Path.cwd)
+
+    def with_overrides(self, **overrides: object) -> "Settings":
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
+
+
+_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
+_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version", "max-file-size"}
+
+
+def find_pyproject(start: Path) -> tuple[Path | None, Path | None]:
+    """(the nearest pyproject.toml with [tool.steplint], the nearest pyproject.toml at all)."""
+    nearest_any: Path | None = None
+    directory = start if start.is_dir() else start.parent
+    for candidate_dir in (directory, *directory.parents):
+        candidate = candidate_dir / "pyproject.toml"
+        if candidate.is_file():
+            nearest_any = nearest_any or candidate
+            try:
+                if "[tool.steplint" in candidate.read_text(encoding="utf-8", errors="replace"):
+                    return candidate, nearest_any
+            except OSError:
+                continue
+    return None, nearest_any
+
+
+def read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # tomllib decodes before it parses
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except RecursionError:  # tomllib nests arrays and inline tables by recursion
+        raise ConfigError(f"{path}: invalid TOML: values nested too deeply to read") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def load_settings(config_file: Path | None, start: Path, isolated: bool = False) -> Settings:
+    """The settings for linting ``start``; ``isolated`` reads no file at all (the newest target version)."""
+    if isolated:
+        return Settings(
+            project_root=Path(os.path.abspath(start if start.is_dir() else start.parent)),
+            target_version_source="the newest: --isolated reads no project file",
+        )
+    nearest_any: Path | None = None
+    if config_file is None:
+        config_file, nearest_any = find_pyproject(Path(os.path.abspath(start)))
+    if config_file is None:
+        root = nearest_any.parent if nearest_any else Path(os.path.abspath(start if start.is_dir() else start.parent))
+        return with_detected_target(Settings(project_root=root), start)
+    data = read_toml(config_file)
+    table = data.get("tool", {}).get("steplint", {}) if config_file.name == "pyproject.toml" else data.get(
+        "tool", {}
+    ).get("steplint", data)
+    return with_detected_target(settings_from_table(table, config_file), start)
+
+
+def with_detected_target(settings: Settings, start: Path) -> Settings:
+    """``settings`` with the target version the project declares, unless the configuration sets one."""
+    if settings.target_version is not None:
+        return settings
+    from steplint.config.project_version import detect, target_source
+
+    declaration = detect(Path(os.path.abspath(start)))
+    version = declaration.version if declaration is not None else None
+    return replace(settings, target_version=version, target_version_source=target_source(declaration))
+
+
+def settings_from_table(table: dict, config_file: Path) -> Settings:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{config_file}: [tool.steplint] must be a table")
+    unknown = sorted(set(table) - _KNOWN_KEYS)
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(_KNOWN_KEYS), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else f" (known keys: {', '.join(sorted(_KNOWN_KEYS))})"
+        raise ConfigError(f"{config_file}: unknown key '{unknown[0]}' in [tool.steplint]{hint}")
+    values: dict[str, object] = {}
+    for key in _LIST_KEYS & set(table):
+        values[key.replace("-", "_")] = _string_list(table[key], key, config_file)
+    if "per-file-ignores" in table:
+        raw = table["per-file-ignores"]
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{config_file}: 'per-file-ignores' must be a table of glob = [codes]")
+        values["per_file_ignores"] = {
+            str(pattern): _string_list(codes, f"per-file-ignores.{pattern}", config_file) for pattern, codes in raw.items()
+        }
+    if "target-version" in table:
+        raw_version = table["target-version"]
+        if not isinstance(raw_version, str):  # 1.20 as a TOML number is the float 1.2
+            raise ConfigError(f"{config_file}: 'target-version' must be a quoted version such as \"1.21\", not {raw_version!r}")
+        try:
+            values["target_version"] = parse_version(str(raw_version))
+            values["target_version_source"] = f"from {config_file} [tool.steplint] target-version"
+        except ValueError:
+            raise ConfigError(f"{config_file}: 'target-version' must be a version such as \"1.21\", not {raw_version!r}") from None
+    if "max-file-size" in table:
+        try:
+            values["max_file_size"] = parse_size(table["max-file-size"])
+        except ValueError as exc:
+            raise ConfigError(f"{config_file}: 'max-file-size' {exc}") from None
+    settings = Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
+    from steplint.catalog.selection import check_selectors  # not at the top: the rule modules import this one
+
+    check_selectors(settings, str(config_file))
+    return settings
+
+
+def _string_list(value: object, key: str, config_file: Path) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{config_file}: '{key}' must be a list of strings")
+    return tuple(value)
+
+
+_SIZE = re.compile(r"(?P<number>\d+)\s*(?P<unit>(?:[kmg]i?)?b?)", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+def parse_size(value: object) -> int:
+    """Bytes for ``max-file-size``: an integer, or a string such as "10MB", "512 KiB" (1024-based); 0 means no limit.
+
+    Raises ``ValueError`` with what is accepted.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    match = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        raise ValueError(f'must be a number of bytes or a size such as "10MB" or "512KB" (0: no limit), not {value!r}')
+    return int(match.group("number")) * _UNITS[match.group("unit").lower()[:1]]

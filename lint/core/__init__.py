@@ -1,0 +1,1 @@
+"""Shared vocabulary of every stage: findings and fixes, summary types, framework versions, process helpers."""

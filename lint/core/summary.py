@@ -1,0 +1,214 @@
+"""The per-module summary: plain, picklable data that rules read instead of trees.
+
+A summary is built once per file (``steplint.summaries.builder``) and can be cached by
+content hash or built in another process. Expressions that rules must judge
+(decorators, annotations, assigned values, callees) are kept in a tiny
+expression form (``Ref``/``CallExpr``/``Subscript``/...) whose names are still
+unresolved: ``steplint.analysis.index`` resolves them across modules.
+
+Positions: ``line`` is 1-based, ``col`` is a 0-based character offset, as in
+the source text; formatters convert to their own conventions.
+
+Values: spans, expressions, bindings, parameters and call sites are never
+changed once built (one form may serve many places of a module), and they hash
+by value. They are not ``frozen`` dataclasses only because a frozen
+``__init__`` sets each field through ``object.__setattr__``: that made building
+and unpickling these few hundred objects per file twice as slow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Span:
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+# --- expressions --------------------------------------------------------------
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Ref:
+    """A dotted name as written: ``step``, ``maf.step``, ``self.helper``."""
+
+    dotted: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class CallExpr:
+    func: "Expr"
+    args: tuple["Expr", ...]
+    kwargs: tuple[tuple[str, "Expr"], ...]
+    span: Span
+    kw_spans: tuple[tuple[str, Span], ...] = ()
+
+    def kwarg(self, name: str) -> "Expr | None":
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return None
+
+    def kwarg_span(self, name: str) -> Span | None:
+        for key, span in self.kw_spans:
+            if key == name:
+                return span
+        return None
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Subscript:
+    base: "Expr"
+    items: tuple["Expr", ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class UnionExpr:
+    """``X | Y`` in an annotation."""
+
+    items: tuple["Expr", ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Const:
+    """A literal: None, bool, int, float, complex, str, bytes or Ellipsis."""
+
+    value: object
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Display:
+    """A list/dict/set/tuple display, a comprehension, a lambda, or anything else."""
+
+    kind: str  # "list", "dict", "set", "tuple", "comprehension", "lambda", "other"
+    items: tuple["Expr", ...] = ()
+
+
+Expr = Union[Ref, CallExpr, Subscript, UnionExpr, Const, Display]
+
+
+# --- bindings and definitions ---------------------------------------------------
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Binding:
+    """One statement that binds a name in a module (or function) scope.
+
+    ``kind`` is "def", "class", "import" or "assign". ``order`` is the
+    statement's position in the scope, so that ``fn = step(fn)`` can resolve
+    its own ``fn`` to the binding before it.
+    """
+
+    kind: str  # also "param", and "with" (``with value as name``: value is the context expression)
+    order: int
+    line: int
+    target: str = ""  # def/class: qualname; import: the absolute module name
+    imported_name: str = ""  # ``from module import imported_name``; empty for ``import module``
+    value: Expr | None = None  # assign: the value
+    annotation: Expr | None = None  # assign: ``X: TypeAlias = ...``
+    is_type_alias: bool = False  # ``type X = ...`` or annotated ``TypeAlias``
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Param:
+    name: str
+    kind: str  # "posonly", "normal", "vararg", "kwonly", "kwarg"
+    span: Span
+    annotation: Expr | None
+    default: Expr | None
+    default_span: Span | None
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class CallSite:
+    """A call expression in a function body.
+
+    ``enclosing`` lists the callees of the calls whose arguments contain this
+    call, innermost first (``asyncio.gather(tick(a))`` gives ``tick`` the
+    enclosing ``(Ref("asyncio.gather"),)``); ``in_comprehension`` marks a call
+    inside a comprehension or generator expression, ``in_lambda`` one inside a
+    lambda (which may run elsewhere, later). ``sink`` is the local name the
+    call's (un-awaited) value is stored into: ``n = call``, ``n = [call for
+    ...]``, ``n.append(call)``; ``arg_names`` are the plain names passed as
+    arguments (``gather(*tasks)`` gives ``("tasks",)``).
+    """
+
+    callee: Expr
+    span: Span
+    awaited: bool
+    enclosing: tuple[Expr, ...] = ()
+    in_comprehension: bool = False
+    arg_count: int = 0
+    in_lambda: bool = False
+    sink: str | None = None
+    arg_names: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class FunctionSummary:
+    qualname: str  # ``outer.<locals>.inner``, ``Cls.method``; "<module>" for top-level code
+    name: str
+    span: Span  # the ``def`` (or ``async def``) keyword through the name
+    is_async: bool
+    decorators: tuple[Expr, ...]
+    params: tuple[Param, ...]
+    calls: list[CallSite] = field(default_factory=list)
+    class_qualname: str | None = None  # set for functions defined directly in a class body
+    parent: str | None = None  # enclosing function's qualname
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)  # local scope
+    declared_global: frozenset[str] = frozenset()
+    loaded_names: frozenset[str] = frozenset()  # names read in this body (nested scopes included)
+
+
+@dataclass(slots=True)
+class ClassSummary:
+    qualname: str
+    name: str
+    span: Span
+    bases: tuple[Expr, ...]
+    keywords: tuple[tuple[str, Expr], ...]
+    decorators: tuple[Expr, ...]
+    parent: str | None = None  # enclosing function's qualname, if any
+    body_names: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class ParseError:
+    message: str
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class Suppressions:
+    """Inline suppression comments of one file.
+
+    ``noqa`` maps a line to its codes (an empty tuple means a bare ``# noqa``)
+    and ``noqa_spans`` to where the directive is (0-based columns, for STP100);
+    ``disabled`` maps a line to ``# steplint: disable=`` codes; ``file_disabled``
+    holds ``# steplint: disable-file=`` codes ("*" for all).
+    """
+
+    noqa: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    noqa_spans: dict[int, tuple[int, int]] = field(default_factory=dict)
+    disabled: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    file_disabled: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ModuleSummary:
+    path: str
+    module: str
+    is_package: bool
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    functions: list[FunctionSummary] = field(default_factory=list)
+    classes: list[ClassSummary] = field(default_factory=list)
+    star_imports: tuple[str, ...] = ()
+    suppressions: Suppressions = field(default_factory=Suppressions)
+    error: ParseError | None = None
+    line_count: int = 0

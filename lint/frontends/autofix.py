@@ -1,0 +1,141 @@
+"""``--fix``, ``--unsafe-fixes`` and ``--diff``: apply the findings' fixes, lint again, report what is left.
+
+Per file: apply every fix that does not overlap another (safe ones, and the
+unsafe ones with ``--unsafe-fixes``), lint the new text as that file, and
+repeat while fixes remain (at most ``MAX_ROUNDS`` times), as ruff does. A
+file's findings depend only on the modules it imports, so one file is
+re-linted alone. Files keep their encoding, BOM and line endings.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import tokenize
+from dataclasses import dataclass, field
+
+from steplint.config.settings import Settings
+from steplint.core.diagnostics import Diagnostic
+from steplint.run.serial import lint_source
+from steplint.analysis.fix_builder import apply_fixes_counted, fixable
+from steplint.source.reading import decode_source
+
+MAX_ROUNDS = 10
+
+
+@dataclass
+class FixedFile:
+    path: str
+    original: str
+    fixed: str
+    encoding: str
+    fixes: int  # findings whose fix went in
+
+    def encoded(self) -> bytes:
+        return self.fixed.encode(self.encoding)
+
+    def diff(self) -> str:
+        lines = difflib.unified_diff(
+            self.original.splitlines(keepends=True), self.fixed.splitlines(keepends=True), self.path, self.path
+        )
+        return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+@dataclass
+class FixOutcome:
+    remaining: list[Diagnostic]
+    files: list[FixedFile] = field(default_factory=list)
+    unsafe: bool = False
+
+    @property
+    def fixed(self) -> int:
+        return sum(file.fixes for file in self.files)
+
+    def diff(self) -> str:
+        return "".join(file.diff() for file in self.files)
+
+    def summary(self, would: bool = False) -> str:
+        """``Fixed 2 findings in 1 file; 1 remaining.`` (``Would fix`` for --diff), with a hint about unsafe fixes."""
+        if self.fixed:
+            verb = "Would fix" if would else "Fixed"
+            text = f"{verb} {_count(self.fixed, 'finding')} in {_count(len(self.files), 'file')}"
+        else:
+            text = "No fixes available" if would else "No fixes applied"
+        if not would:
+            text += f"; {len(self.remaining)} remaining"
+        hidden = len(fixable(self.remaining, unsafe=True)) - len(fixable(self.remaining))
+        if hidden and not self.unsafe:
+            text += f" ({_count(hidden, 'unsafe fix', 'unsafe fixes')} available with --unsafe-fixes)"
+        return text + "."
+
+
+def fix_findings(
+    diagnostics: list[Diagnostic],
+    settings: Settings,
+    unsafe: bool = False,
+    use_noqa: bool = True,
+    sources: dict[str, bytes] | None = None,
+) -> FixOutcome:
+    """Fix the files of ``diagnostics`` in memory (``sources`` holds text that is not on disk, e.g. stdin)."""
+    outcome = FixOutcome(remaining=[], unsafe=unsafe)
+    by_path: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        by_path.setdefault(diagnostic.path, []).append(diagnostic)
+    for path, findings in by_path.items():
+        fixed = None
+        if fixable(findings, unsafe):
+            data = (sources or {}).get(path)
+            fixed, findings = _fix_file(path, data if data is not None else _read(path), findings, settings, unsafe, use_noqa)
+        if fixed is not None:
+            outcome.files.append(fixed)
+        outcome.remaining.extend(findings)
+    outcome.remaining.sort(key=Diagnostic.sort_key)
+    return outcome
+
+
+def _fix_file(
+    path: str, data: bytes | None, findings: list[Diagnostic], settings: Settings, unsafe: bool, use_noqa: bool
+) -> tuple[FixedFile | None, list[Diagnostic]]:
+    if data is None:
+        return None, findings
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        original = decode_source(data)
+    except (SyntaxError, ValueError):
+        return None, findings
+    text, fixes = original, 0
+    for _ in range(MAX_ROUNDS):
+        chosen = fixable(findings, unsafe)
+        if not chosen:
+            break
+        new, applied = apply_fixes_counted(text, chosen)
+        if new == text:
+            break
+        try:
+            encoded = new.encode(encoding)
+        except UnicodeEncodeError:  # a replacement the file's declared encoding cannot hold
+            break
+        text, fixes = new, fixes + applied
+        findings = lint_source(encoded, path, settings, use_noqa).diagnostics
+    if text == original:
+        return None, findings
+    return FixedFile(path, original, text, encoding, fixes), findings
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def write_fixed(outcome: FixOutcome) -> None:
+    """Write every fixed file back (raises OSError naming the file it could not write)."""
+    for file in outcome.files:
+        with open(file.path, "wb") as handle:
+            handle.write(file.encoded())
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"

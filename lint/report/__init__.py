@@ -1,0 +1,1 @@
+"""Stage 5: suppression, and findings written out in every format."""

@@ -1,0 +1,164 @@
+"""Drop findings their users silenced, and remember which ``# noqa`` codes did the silencing.
+
+The silencers of a file: ``# steplint: disable-file=``, ``# steplint:
+disable=`` on the reported line, ``per-file-ignores`` of the configuration and
+``# noqa`` on the reported line (unless noqa is disabled). Every one that
+matches a finding counts as used, so that STP100 only reports a ``# noqa``
+code that silenced nothing, whatever else also silenced the finding.
+"""
+
+from __future__ import annotations
+
+import os
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
+
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
+
+from steplint.config.settings import Settings
+from steplint.core.diagnostics import Diagnostic
+from steplint.rules.base import Rule
+from steplint.core.summary import ModuleSummary, Suppressions
+from steplint.summaries.suppression_comments import ALL
+
+if TYPE_CHECKING:
+    from steplint.analysis.program import Analysis
+
+
+def matching_codes(listed: tuple[str, ...], code: str) -> tuple[str, ...]:
+    """The listed codes that silence ``code``: flake8's rule, a code silences every code it prefixes."""
+    return tuple(item for item in listed if item == ALL or code.startswith(item))
+
+
+def code_matches(listed: tuple[str, ...], code: str) -> bool:
+    return bool(matching_codes(listed, code))
+
+
+class ReportedFile(NamedTuple):
+    """What suppression needs of a file: its path, its comments, and whether the rules could run on it."""
+
+    path: str
+    suppressions: Suppressions
+    broken: bool
+
+    @classmethod
+    def of(cls, summary: ModuleSummary) -> "ReportedFile":
+        return cls(summary.path, summary.suppressions, summary.error is not None)
+
+
+class FileSuppressions:
+    """The silencers of one reported file, and the ``# noqa`` codes that silenced a finding."""
+
+    def __init__(self, file: ReportedFile | ModuleSummary, settings: Settings, use_noqa: bool = True):
+        self.comments: Suppressions = file.suppressions
+        self.ignored = per_file_ignores(file.path, settings)
+        self.use_noqa = use_noqa
+        self.used_noqa: dict[int, set[str]] = {}
+
+    def silences(self, diagnostic: Diagnostic) -> bool:
+        code, line = diagnostic.code, diagnostic.line
+        silenced = (
+            code_matches(self.comments.file_disabled, code)
+            or code_matches(self.comments.disabled.get(line, ()), code)
+            or code_matches(self.ignored, code)
+        )
+        noqa = self.comments.noqa.get(line) if self.use_noqa else None
+        if noqa is None:
+            return silenced
+        if not noqa:  # a bare "# noqa" silences everything on its line
+            return True
+        used = matching_codes(noqa, code)
+        if used:
+            self.used_noqa.setdefault(line, set()).update(used)
+        return silenced or bool(used)
+
+    def unused_noqa_codes(self) -> list[tuple[int, tuple[str, ...]]]:
+        """(line, codes) of every ``# noqa: CODES`` whose listed codes silenced nothing, in line order."""
+        if not self.use_noqa:
+            return []
+        found = []
+        for line, codes in sorted(self.comments.noqa.items()):
+            used = self.used_noqa.get(line, set())
+            unused = tuple(code for code in codes if code not in used)
+            if unused:
+                found.append((line, unused))
+        return found
+
+
+class SuppressionRule(Rule):
+    """A rule about the suppression comments themselves (STP100).
+
+    It is judged after every other rule has run and its findings went through
+    the suppression stage, from what each file's suppressions silenced.
+    """
+
+    def check(self, analysis: "Analysis", module: ModuleSummary) -> Iterator[Diagnostic]:
+        return iter(())
+
+    def check_suppressions(
+        self, module: ReportedFile, suppressions: FileSuppressions, selected: frozenset[str]
+    ) -> Iterator[Diagnostic]:
+        raise NotImplementedError
+
+
+def suppression_findings(
+    rules: Iterable[Rule], reported: Iterable[ReportedFile], files: dict[str, FileSuppressions]
+) -> Iterator[Diagnostic]:
+    """The findings of the selected suppression rules, themselves silenceable like any other."""
+    rules = list(rules)
+    selected = frozenset(rule.code for rule in rules)
+    for rule in rules:
+        if not isinstance(rule, SuppressionRule):
+            continue
+        for module in reported:
+            if module.broken:
+                continue  # no rule ran on a broken file: every noqa in it would look unused
+            file = files[module.path]
+            for diagnostic in rule.check_suppressions(module, file, selected):
+                if not file.silences(diagnostic):
+                    yield diagnostic
+
+
+def per_file_ignores(path: str, settings: Settings) -> tuple[str, ...]:
+    """The codes ``per-file-ignores`` silences in ``path``; patterns are relative to the config file's folder."""
+    if not settings.per_file_ignores:
+        return ()
+    base = settings.config_file.parent if settings.config_file is not None else settings.project_root
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = absolute.relative_to(os.path.abspath(base)).as_posix()
+    except ValueError:
+        relative = absolute.as_posix()
+    codes: list[str] = []
+    for pattern, listed in settings.per_file_ignores.items():
+        if glob_matches(relative, absolute.as_posix(), pattern):
+            codes.extend(ALL if code.upper() == "ALL" else code.upper() for code in listed)
+    return tuple(codes)
+
+
+def glob_matches(relative: str, absolute: str, pattern: str) -> bool:
+    """ruff's reading of a per-file-ignores pattern.
+
+    ``tests/*.py`` matches from the config folder (``*`` crosses folders, as
+    fnmatch does); ``tests/`` or ``tests/**`` a whole folder; ``**/x.py`` at any
+    depth; a pattern without a slash (``test_*.py``, ``legacy``) matches a file
+    or folder name anywhere; an absolute pattern matches the absolute path.
+    """
+    pattern = pattern.strip()
+    if pattern.startswith("/") or (len(pattern) > 2 and pattern[1] == ":"):
+        relative = absolute
+    pattern = pattern.removeprefix("./")
+    for candidate in _expansions(pattern):
+        if fnmatchcase(relative, candidate) or fnmatchcase(relative, candidate + "/*"):
+            return True
+    if "/" not in pattern:
+        return any(fnmatchcase(part, pattern) for part in PurePosixPath(relative).parts)
+    return False
+
+
+def _expansions(pattern: str) -> list[str]:
+    bare = pattern.rstrip("/").removesuffix("/**")
+    found = [bare]
+    if bare.startswith("**/"):
+        found.append(bare[3:])  # "**/" matches no folder too
+    return found

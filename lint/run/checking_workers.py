@@ -1,0 +1,139 @@
+"""Reported modules summarized and checked in the worker processes, a share each.
+
+A module's findings depend only on its own text and on the modules its names
+resolve into (``steplint.run.findings_store``), so a worker can check its share with
+an index of its own: the modules they import load through the same loader,
+with the same precedence, as in one process. The parent then only concludes
+(suppression, STP100, one finding per place) over every module's findings,
+and never builds the summaries' objects itself.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from dataclasses import dataclass
+
+from steplint.core import gc_pause as collector
+from steplint.run.cache import Cache, content_hash, summary_key
+from steplint.config.settings import Settings
+from steplint.run.serial import (
+    ModuleFindings,
+    ModuleLoader,
+    module_findings,
+    module_of,
+    new_analysis,
+    read_and_summarize,
+    rules_for,
+    summarize_source,
+)
+from steplint.source.reading import read_source
+from steplint.core.deep_stack import call_deep
+from steplint.core.summary import ModuleSummary
+
+
+@dataclass(frozen=True)
+class SharedRun:
+    """What every worker needs to check its share exactly as one process would."""
+
+    run_id: str  # a worker keeps its index for the shares of one run
+    settings: Settings
+    roots: tuple[str, ...]
+    run_files: dict[str, list[str]]  # every file of the run by module name, in discovery order
+    cache: Cache | None
+
+
+@dataclass
+class ShareFindings:
+    modules: list[tuple[str, str | None, bool, ModuleFindings]]  # path, content hash, summary stored, findings
+    edges: dict[str, set[str]]  # what resolution asked for since the last share (``ProjectIndex.edges``)
+    loaded: dict[str, list[str]]
+    consulted: set[str]
+    summarized: int  # files parsed and summarized (the others' summaries were stored)
+
+
+class _Checker:
+    def __init__(self, run: SharedRun):
+        self.run = run
+        self.summarized = 0
+        self.loader = ModuleLoader([], roots=list(run.roots), discovered=run.run_files, summarize=self.summary)
+        self.analysis = new_analysis([], run.settings, self.loader)
+        self.rules = rules_for(run.settings)
+        self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored
+
+    def check(self, share: list[str]) -> ShareFindings:
+        collector.settle()  # the summaries and memos of earlier shares stay for the whole run
+        index = self.analysis.index
+        checked = []
+        for path in share:
+            # A module an earlier one imported is checked on the very summary the index holds.
+            summary = self.loader.load(path)
+            digest, stored = self.origins.get(os.path.abspath(path), (None, False))
+            if summary.error is None:
+                index.module(summary.module, summary.module)  # the name's first file takes it, as in one process
+                index.add(summary)
+            checked.append((path, digest, stored, module_findings(self.analysis, self.rules, summary, self.loader.load)))
+        found = ShareFindings(checked, index.edges, self.loader.loaded, self.loader.consulted, self.summarized)
+        index.edges, self.loader.loaded, self.loader.consulted, self.summarized = {}, {}, set(), 0
+        return found
+
+    def summary(self, path: str) -> ModuleSummary:
+        """The stored summary of these bytes as this module, else one made now (and stored)."""
+        digest, stored, summary = self._summary(path)
+        self.origins[os.path.abspath(path)] = (digest, stored)
+        return summary
+
+    def _summary(self, path: str) -> tuple[str | None, bool, ModuleSummary]:
+        max_size = self.run.settings.max_file_size
+        cache = self.run.cache
+        try:
+            data = read_source(path, max_size)
+        except Exception:  # unreadable: the summary says why (STP900)
+            self.summarized += 1
+            return None, False, read_and_summarize(path, max_size)[1]
+        digest = content_hash(data)
+        key = summary_key(digest, *module_of(path))
+        blob = cache.load_summary(key) if cache is not None else None
+        if blob is not None:
+            try:
+                with collector.paused():
+                    stored: ModuleSummary = pickle.loads(blob)
+            except Exception:  # a blob that does not load is made again, never trusted
+                pass
+            else:
+                stored.path = path
+                return digest, True, stored
+        self.summarized += 1
+        summary = summarize_source(data, path)
+        saved = cache is not None and store_summary(cache, digest, summary, pickled_summary(summary))
+        return digest, saved, summary
+
+
+def pickled_summary(summary: ModuleSummary) -> bytes:
+    try:
+        return pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+    except RecursionError:  # expressions nested past the default limit (``f()()()...``, ``A | B | ...``)
+        return call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
+
+
+def store_summary(cache: Cache, digest: str | None, summary: ModuleSummary, blob: bytes) -> bool:
+    """Store a summary made from bytes with ``digest``; False when it is not stored.
+
+    Only clean summaries are stored: a broken file is cheap to read again, and
+    its error may come from this run's circumstances (memory, recursion) rather
+    than its bytes.
+    """
+    if digest is None or summary.error is not None:
+        return False
+    return cache.save_summary(summary_key(digest, summary.module, summary.is_package), blob)
+
+
+_checker: _Checker | None = None
+
+
+def check_share(share: list[str], run: SharedRun) -> ShareFindings:
+    """A worker's answer for its share of the reported modules (its index is kept for the run's other shares)."""
+    global _checker
+    if _checker is None or _checker.run.run_id != run.run_id:
+        _checker = _Checker(run)
+    return _checker.check(share)

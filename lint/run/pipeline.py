@@ -1,0 +1,479 @@
+"""A lint run over paths, fast: cache, prefilter, parallel summaries, one analysis.
+
+files (discovery) -> a replayed run, when nothing it consulted changed
+      -> scans (bytes; a cached scan for a file whose stat key is unchanged)
+      -> prefilter (which files can hold a finding)
+      -> findings kept per module, for modules whose dependencies did not change
+      -> summaries of the others (the cache by content hash, else a process pool)
+      -> one analysis of those in this process (modules they import load lazily)
+      -> suppression and STP100 over every module's findings
+
+The findings do not depend on the cache, the number of jobs or the prefilter:
+the skipped files stay loadable through the module loader with the same
+precedence they would have had as reported files, and a finding that lands in
+one of them (a step whose body is defined there) is still reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import pickle
+import sys
+import uuid
+from dataclasses import dataclass, field
+from functools import partial
+
+from steplint.core import gc_pause as collector
+from steplint.run.checking_workers import SharedRun, check_share, pickled_summary, store_summary
+from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key, summary_key
+from steplint.config.settings import Settings
+from steplint.source.discovery import discover
+from steplint.run.serial import ModuleFindings, ModuleLoader, RunResult, conclude, excluder_for, module_findings, new_analysis, read_and_summarize, rules_for
+from steplint.run.findings_store import ModuleStore, RunFiles, updated
+from steplint.source.reading import DEFAULT_MAX_FILE_SIZE, UnreadableSource, decode_source, quiet_parse, read_source
+from steplint.run.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
+from steplint.rules.base import Rule
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
+from steplint.core.summary import ModuleSummary
+from steplint.run.process_pool import WorkerPool, workers_for
+
+
+@dataclass
+class RunStats:
+    """What a run did, for tests and ``--verbose``: counts, never timings."""
+
+    discovered: int = 0
+    read: int = 0  # source files whose bytes were read
+    summarized: int = 0  # files parsed and summarized
+    syntax_checked: int = 0  # skipped files parsed only to find syntax errors (STP900)
+    checked: int = 0  # files reported (the prefilter's candidates)
+    analyzed: int = 0  # reported files the rules ran on (the others' findings were kept from an earlier run)
+    replayed: bool = False  # the findings came from the run cache
+
+
+@dataclass
+class _Checking:
+    """The findings of the modules checked in this run, and what their resolution consulted."""
+
+    findings: dict[str, ModuleFindings]
+    edges: dict[str, set[str]]
+    loaded: dict[str, list[str]]
+    consulted: set[str]
+    summaries: dict[str, ModuleSummary]  # those built in this process (none when workers checked)
+
+
+@dataclass
+class _Source:
+    file: ModuleFile
+    entry: FileEntry | None
+    scan: Scan
+
+
+@dataclass
+class LintRun:
+    settings: Settings
+    use_noqa: bool = True
+    jobs: int = 1
+    cache: Cache | None = None
+    prefilter: bool = True
+    stats: RunStats = field(default_factory=RunStats)
+
+    def __post_init__(self) -> None:
+        self._loaded_entries: dict[str, FileEntry] | None = None
+        self._dirty = False
+        self._summaries: dict[str, ModuleSummary] = {}
+        self._digests: dict[str, str | None] = {}  # absolute path -> content hash as read in this run
+
+    @property
+    def _entries(self) -> dict[str, FileEntry]:
+        """The file cache, read on first use (a replayed run never needs it)."""
+        if self._loaded_entries is None:
+            self._loaded_entries = self.cache.load_files() if self.cache is not None else {}
+        return self._loaded_entries
+
+    def run(self, paths: list[str], force_exclude: bool = False) -> RunResult:
+        # One pool for the run: reading, syntax checks and summaries share its start-up.
+        with WorkerPool(self.jobs) as self._pool:
+            return self._run(paths, force_exclude)
+
+    def _run(self, paths: list[str], force_exclude: bool) -> RunResult:
+        files = discover(paths, excluder_for(self.settings), force_exclude=force_exclude)
+        self.stats.discovered = len(files)
+        named = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
+        modules = [module_file(path) for path in files]
+        run_key = self._run_key(paths, force_exclude)
+        if self.cache is not None:
+            record = self.cache.load_run(run_key)
+            if record is not None and _unchanged(record, modules):
+                self.stats.replayed = True
+                return RunResult(list(record.diagnostics), record.file_count)
+
+        sources = self._sources(modules)
+        verdict = None
+        if self.prefilter and not named.issuperset(sources):
+            verdict = Prefilter(modules, {p: s.scan for p, s in sources.items()}, self._scan_path).decide()
+            checked_paths = verdict.candidates | (named & set(sources))
+            checked_paths = _with_namesakes(modules, checked_paths | self._broken(modules, checked_paths))
+        else:
+            checked_paths = set(sources)
+        checked = [m for m in modules if m.path in checked_paths]
+        self.stats.checked = len(checked)
+        run_files = [(m.path, m.module, m.is_package) for m in modules]
+        previous = self._previous_store(run_key, run_files)
+        changed = previous.changed_names(self._digest) if previous is not None else set()
+        kept = _still_true(previous, changed, checked)
+        to_check = [m.path for m in checked if m.path not in kept]
+        roots = list(dict.fromkeys(m.root for m in modules))
+        rules = rules_for(self.settings)
+        if workers_for(len(to_check), self.jobs) > 1:
+            checking = self._check_in_workers(to_check, modules, roots)
+        else:
+            checking = self._check_here(to_check, modules, roots, rules)
+        fresh = checking.findings
+        self.stats.analyzed = len(fresh)
+        findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
+        run_paths = {os.path.normpath(m.path) for m in modules}
+        diagnostics = conclude(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
+        result = RunResult(diagnostics, len(files), checking.summaries)
+        if self.cache is not None:
+            keep = {path: found for path, found in fresh.items() if _worth_keeping(found)}
+            keep.update(kept)
+            findings_by_path = {m.path: keep[m.path] for m in checked if m.path in keep}
+            edges, loaded, consulted = checking.edges, checking.loaded, checking.consulted
+            store = updated(previous, run_files, changed, edges, loaded, consulted, findings_by_path, self._digest)
+            self.cache.save_modules(run_key, store)
+            self._save(run_key, modules, store, verdict, result)
+        return result
+
+    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str], rules: list[Rule]) -> _Checking:
+        """Summaries and one analysis in this process (a few files: a pool costs more than it saves)."""
+        summaries = self._summarize(paths)
+        checked = set(paths)
+        elsewhere: dict[str, list[str]] = {}
+        for m in modules:
+            if m.path not in checked:
+                elsewhere.setdefault(m.module, []).append(m.path)
+        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for)
+        analysis = new_analysis(summaries, self.settings, loader)
+        findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
+        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
+
+    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
+        """Each worker summarizes and checks a share of ``paths``; this process only gathers their findings."""
+        run_files: dict[str, list[str]] = {}
+        for m in modules:
+            run_files.setdefault(m.module, []).append(m.path)
+        run = SharedRun(uuid.uuid4().hex, self.settings, tuple(roots), run_files, self.cache)
+        checking = _Checking({}, {}, {}, set(), {})
+        # Contiguous shares keep a package's modules (and what they import) in one worker.
+        count = self.jobs * 4
+        shares = [paths[i * len(paths) // count : (i + 1) * len(paths) // count] for i in range(count)]
+        for share in self._pool.map_shares(partial(check_share, run=run), [s for s in shares if s]):
+            self.stats.summarized += share.summarized
+            for path, digest, stored, found in share.modules:
+                checking.findings[path] = found
+                self._vouch(path, digest, stored)
+            for name, asked in share.edges.items():
+                checking.edges.setdefault(name, set()).update(asked)
+            for name, loaded in share.loaded.items():
+                checking.loaded.setdefault(name, []).extend(loaded)
+            checking.consulted |= share.consulted
+        return checking
+
+    def _previous_store(self, key: str, run_files: RunFiles) -> ModuleStore | None:
+        """The per-module findings of the last run like this one, when every name still means the same file."""
+        if self.cache is None:
+            return None
+        store = self.cache.load_modules(key)
+        return store if isinstance(store, ModuleStore) and store.usable(run_files) else None
+
+    def _digest(self, path: str) -> str | None:
+        """The content hash of the file at absolute ``path`` as it is now (None: unreadable)."""
+        if path not in self._digests:
+            source = self._source(module_file(path))  # a file outside the run, loaded through an import
+            self._digests[path] = source.entry.digest if source.entry is not None else None
+        return self._digests[path]
+
+    # --- scans and summaries, through the cache ---------------------------------------
+
+    def _sources(self, modules: list[ModuleFile]) -> dict[str, _Source]:
+        """Every file's scan: from the cache when its stat key is unchanged, else read (in the pool)."""
+        found: dict[str, _Source] = {}
+        missing: list[tuple[ModuleFile, StatKey | None]] = []
+        for file in modules:
+            key = stat_key(file.path)
+            cached = self._cached_source(file, key)
+            if cached is not None:
+                found[file.path] = cached
+            else:
+                missing.append((file, key))
+        work = partial(read_and_scan, max_size=self.settings.max_file_size)
+        for (file, key), read in zip(missing, self._pool.map(work, [f.path for f, _ in missing])):
+            found[file.path] = self._adopt(file, key, read)
+        for path, source in found.items():
+            self._digests[os.path.abspath(path)] = source.entry.digest if source.entry is not None else None
+        return found
+
+    def _source(self, file: ModuleFile) -> _Source:
+        key = stat_key(file.path)
+        cached = self._cached_source(file, key)
+        if cached is not None:
+            return cached
+        return self._adopt(file, key, read_and_scan(file.path, self.settings.max_file_size))
+
+    def _cached_source(self, file: ModuleFile, key: StatKey | None) -> _Source | None:
+        entry = self._entries.get(os.path.abspath(file.path))
+        if entry is not None and key is not None and entry.stat == key and _same_module(entry, file):
+            return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
+        return None
+
+    def _adopt(self, file: ModuleFile, key: StatKey | None, read: tuple[str, Scan, bool] | None) -> _Source:
+        if read is None:
+            return _Source(file, None, UNVOUCHED)  # summarize_path reports why, as STP900
+        self.stats.read += 1
+        digest, found, compiled = read
+        absolute = os.path.abspath(file.path)
+        entry = self._entries.get(absolute)
+        if entry is not None and entry.digest == digest and _same_module(entry, file):
+            entry.stat = key
+        else:
+            entry = self._entries[absolute] = FileEntry(key, digest, file.module, file.is_package, found)
+        if compiled:
+            entry.syntax_ok = True
+        self._dirty = True
+        return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
+
+    def _broken(self, modules: list[ModuleFile], checked: set[str]) -> set[str]:
+        """Skipped files that may not parse: they are checked after all (a broken one reports STP900).
+
+        A ``__pycache__`` file that this interpreter wrote for the file's current
+        stat proves it compiles (the import system trusts the same test); every
+        other skipped file is parsed, in the pool, and the answer is cached.
+        """
+        unknown = []
+        for m in modules:
+            if m.path in checked:
+                continue
+            entry = self._entries.get(os.path.abspath(m.path))
+            if entry is None or entry.syntax_ok is None:
+                unknown.append(m.path)
+        self.stats.syntax_checked += len(unknown)
+        for path, ok in zip(unknown, self._pool.map(partial(parses, max_size=self.settings.max_file_size), unknown)):
+            entry = self._entries.get(os.path.abspath(path))
+            if entry is not None:
+                entry.syntax_ok = ok
+                self._dirty = True
+        return {m.path for m in modules if m.path not in checked and not self._syntax_ok(m.path)}
+
+    def _syntax_ok(self, path: str) -> bool:
+        entry = self._entries.get(os.path.abspath(path))
+        return entry is not None and bool(entry.syntax_ok)
+
+    def _scan_path(self, path: str) -> Scan:
+        """The prefilter's scan of a file it found on disk under a package root."""
+        return self._source(module_file(path)).scan
+
+    def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
+        missing = [p for p in paths if self._cached_summary(p) is None]
+        work = partial(summary_made, max_size=self.settings.max_file_size, cache=self.cache)
+        built = self._pool.map(work, missing)
+        self.stats.summarized += len(built)
+        with collector.paused():
+            for digest, stored, blob in built:
+                self._remember(pickle.loads(blob), digest, stored)
+        return [self._summaries[os.path.abspath(p)] for p in paths]
+
+    def _summary_for(self, path: str) -> ModuleSummary:
+        """A module the loader needs: from memory, the cache, or summarized here."""
+        found = self._cached_summary(path)
+        if found is None:
+            self._source(module_file(path))
+            found = self._cached_summary(path)
+        if found is None:
+            digest, found = read_and_hash(path, self.settings.max_file_size)
+            stored = self.cache is not None and store_summary(self.cache, digest, found, pickled_summary(found))
+            self.stats.summarized += 1
+            self._remember(found, digest, stored)
+        return found
+
+    def _cached_summary(self, path: str) -> ModuleSummary | None:
+        absolute = os.path.abspath(path)
+        found = self._summaries.get(absolute)
+        if found is not None:
+            return found
+        entry = self._entries.get(absolute)
+        if entry is None or not entry.summarized or self.cache is None:
+            return None
+        key = stat_key(path)
+        if key is None or entry.stat != key or not self._within_size_limit(key):
+            return None
+        blob = self.cache.load_summary(summary_key(entry.digest, entry.module, entry.is_package))
+        try:
+            with collector.paused():
+                summary: ModuleSummary = pickle.loads(blob)  # type: ignore[arg-type]
+        except Exception:  # missing, or a blob that does not load: rebuilt, never trusted
+            entry.summarized = False
+            self._dirty = True
+            return None
+        summary.path = path
+        self._summaries[absolute] = summary
+        return summary
+
+    def _within_size_limit(self, key: tuple[int, int, int]) -> bool:
+        """A cached summary of a file now over ``max-file-size`` must not stand in for its STP900."""
+        limit = getattr(self.settings, "max_file_size", None)
+        return not limit or key[1] <= limit
+
+    def _remember(self, summary: ModuleSummary, digest: str | None, stored: bool) -> None:
+        self._summaries[os.path.abspath(summary.path)] = summary
+        self._vouch(summary.path, digest, stored)
+
+    def _vouch(self, path: str, digest: str | None, stored: bool) -> None:
+        """A summary stored in this run stands for the file when it summarized the very bytes scanned."""
+        entry = self._entries.get(os.path.abspath(path))
+        if stored and entry is not None and entry.digest == digest and entry.stat is not None:
+            if entry.stat == stat_key(path):
+                entry.summarized = True
+                self._dirty = True
+
+    # --- the run cache ----------------------------------------------------------------
+
+    def _run_key(self, paths: list[str], force_exclude: bool) -> str:
+        parts = (os.getcwd(), tuple(paths), force_exclude, self.use_noqa, self.prefilter, repr(self.settings))
+        return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+    def _save(self, key: str, modules: list[ModuleFile], store: ModuleStore, verdict, result: RunResult) -> None:
+        assert self.cache is not None
+        if self._dirty:
+            self.cache.save_files(self._entries)
+        consulted: dict[str, object] = {path: presence_key(path) for path in store.probes}
+        consulted.update((path, presence_key(path)) for paths in store.outside.values() for path in paths)
+        if verdict is not None:
+            consulted.update((path, presence_key(path)) for path in verdict.read)
+            consulted.update((path, presence_key(path)) for path in verdict.walked)
+        files = [(m.path, stat_key(m.path), m.module, m.is_package) for m in modules]
+        if all(key_ is not None for _, key_, _, _ in files) and all(v is not None for v in consulted.values()):
+            record = RunRecord(files, consulted, result.diagnostics, result.files)  # type: ignore[arg-type]
+            self.cache.save_run(key, record)
+
+
+def _still_true(previous: ModuleStore | None, changed: set[str], checked: list[ModuleFile]) -> dict[str, ModuleFindings]:
+    """The kept findings of reported modules that reach no changed module, by path.
+
+    Namesakes are analyzed together, so the first of them still takes precedence.
+    """
+    if previous is None:
+        return {}
+    kept = previous.kept(((m.path, m.module) for m in checked), previous.stale(changed))
+    fresh_names = {m.module for m in checked if m.path not in kept}
+    return {m.path: kept[m.path] for m in checked if m.path in kept and m.module not in fresh_names}
+
+
+def _worth_keeping(found: ModuleFindings) -> bool:
+    """Findings of a broken file or a failed rule may come from this run's circumstances (memory, depth)."""
+    return not found.file.broken and not any(d.code == SyntaxErrorRule.code for d in found.diagnostics)
+
+
+def _same_module(entry: FileEntry, file: ModuleFile) -> bool:
+    return entry.module == file.module and entry.is_package == file.is_package
+
+
+def _unchanged(record: RunRecord, modules: list[ModuleFile]) -> bool:
+    if len(record.files) != len(modules):
+        return False
+    for (path, key, module, is_package), current in zip(record.files, modules):
+        if path != current.path or module != current.module or is_package != current.is_package:
+            return False
+        if key is None or stat_key(path) != key:
+            return False
+    return all(key is not None and presence_key(path) == key for path, key in record.consulted.items())
+
+
+def _with_namesakes(modules: list[ModuleFile], checked: set[str]) -> set[str]:
+    """Files that share a module name with a checked file are checked too, so precedence is unchanged."""
+    names = {m.module for m in modules if m.path in checked}
+    return checked | {m.path for m in modules if m.module in names}
+
+
+def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tuple[str, Scan, bool] | None:
+    """A worker's answer for one file: content hash, prefilter scan, whether bytecode proves it parses.
+
+    None: the file cannot be read (its summary will say why).
+    """
+    try:
+        data = read_source(path, max_size)
+    except UnreadableSource:
+        return None
+    return content_hash(data), scan(data), _compiled_by_this_python(path)
+
+
+def summary_made(
+    path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE, cache: Cache | None = None
+) -> tuple[str | None, bool, bytes]:
+    """A worker's answer: the content hash of the bytes it read, whether it stored the summary, and the summary.
+
+    The summary is pickled once, for both the pipe and the cache.
+    """
+    digest, summary = read_and_hash(path, max_size)
+    blob = pickled_summary(summary)
+    return digest, cache is not None and store_summary(cache, digest, summary, blob), blob
+
+
+def read_and_hash(path: str, max_size: int | None) -> tuple[str | None, ModuleSummary]:
+    """The content hash of the bytes read (None: unreadable) and their summary."""
+    data, summary = read_and_summarize(path, max_size)
+    return (content_hash(data) if data is not None else None), summary
+
+
+def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
+    """The file decodes and ``ast`` parses it as it is: it cannot be a STP900.
+
+    False means "maybe": the file is then summarized like any checked file, and
+    ``summarize_path`` (newer syntax rewritten, every reason spelled out) decides.
+    """
+    try:
+        text = decode_source(read_source(path, max_size))
+        quiet_parse(text[1:] if text.startswith("\ufeff") else text, path)
+    except Exception:  # unreadable, undecodable, a syntax error, too deep...: let the summary say
+        return False
+    return True
+
+
+def _compiled_by_this_python(path: str) -> bool:
+    """A ``.pyc`` this interpreter wrote for exactly this source exists (timestamp-checked).
+
+    Both the ``__pycache__`` beside the file and, under ``PYTHONPYCACHEPREFIX``,
+    the prefixed tree count: an installed library's bytecode sits beside it.
+    """
+    if not path.endswith(".py"):
+        return False
+    try:
+        stat = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return any(_vouches(candidate, stat) for candidate in _bytecode_paths(path))
+
+
+def _bytecode_paths(path: str) -> list[str]:
+    folder, name = os.path.split(os.path.abspath(path))
+    beside = os.path.join(folder, "__pycache__", f"{name[:-3]}.{sys.implementation.cache_tag}.pyc")
+    try:
+        prefixed = importlib.util.cache_from_source(path)
+    except (NotImplementedError, ValueError):
+        return [beside]
+    return [beside] if prefixed == beside else [beside, prefixed]
+
+
+def _vouches(bytecode: str, stat: os.stat_result) -> bool:
+    try:
+        with open(bytecode, "rb") as handle:
+            header = handle.read(16)
+    except (OSError, ValueError):
+        return False
+    if len(header) < 16 or header[:4] != importlib.util.MAGIC_NUMBER or int.from_bytes(header[4:8], "little") != 0:
+        return False
+    mtime = int.from_bytes(header[8:12], "little")
+    size = int.from_bytes(header[12:16], "little")
+    return mtime == (int(stat.st_mtime) & 0xFFFFFFFF) and size == (stat.st_size & 0xFFFFFFFF)

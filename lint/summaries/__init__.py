@@ -1,0 +1,1 @@
+"""Stage 2: one syntax tree in, one picklable ModuleSummary out."""

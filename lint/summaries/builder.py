@@ -1,0 +1,674 @@
+"""Build a ``ModuleSummary`` from source text in one pass over the syntax tree.
+
+The tree comes from ``steplint.source.reading``; this module only walks it. Calls are
+recorded in the innermost function that lexically contains them (lambdas and
+comprehensions belong to their function), with the context rules need: awaited,
+inside which enclosing calls' arguments, inside a comprehension.
+"""
+
+from __future__ import annotations
+
+import ast
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator
+
+from steplint.source.reading import ParsedSource
+from steplint.core.summary import (
+    Binding,
+    CallExpr,
+    CallSite,
+    ClassSummary,
+    Const,
+    Display,
+    Expr,
+    FunctionSummary,
+    ModuleSummary,
+    Param,
+    Ref,
+    Span,
+    Subscript,
+    UnionExpr,
+)
+from steplint.summaries.suppression_comments import scan_suppressions
+
+MODULE_SCOPE = "<module>"
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_TYPE_ALIAS = getattr(ast, "TypeAlias", None)
+
+
+def summarize(parsed: ParsedSource, path: str, module: str, is_package: bool) -> ModuleSummary:
+    summary = ModuleSummary(path=path, module=module, is_package=is_package, line_count=parsed.line_count)
+    summary.suppressions = scan_suppressions(parsed.text)
+    if parsed.error is not None:
+        summary.error = parsed.error
+        return summary
+    builder = _Builder(summary, parsed)
+    builder.build(parsed.tree)
+    return summary
+
+
+class _Scope:
+    __slots__ = ("function", "bindings", "order", "qualname", "locals_")
+
+    def __init__(self, function: FunctionSummary | None, bindings: dict[str, list[Binding]], qualname: str):
+        self.function = function
+        self.bindings = bindings
+        self.order = 0
+        self.qualname = qualname
+        self.locals_: set[str] = set()
+
+
+class _Positions:
+    """Spans of one parsed file's nodes, in characters."""
+
+    __slots__ = ("parsed", "ascii")
+
+    def __init__(self, parsed: ParsedSource):
+        self.parsed = parsed
+        self.ascii = parsed.text.isascii()
+
+    def span(self, node: ast.AST) -> Span:
+        line = node.lineno  # type: ignore[attr-defined]
+        end_line = getattr(node, "end_lineno", None) or line
+        if self.ascii:  # ``ast``'s byte offsets are the character columns
+            start = node.col_offset  # type: ignore[attr-defined]
+            return Span(line, start, end_line, getattr(node, "end_col_offset", None) or start)
+        column = self.parsed.column
+        return Span(
+            line,
+            column(line, node.col_offset),  # type: ignore[attr-defined]
+            end_line,
+            column(end_line, getattr(node, "end_col_offset", None) or node.col_offset),  # type: ignore[attr-defined]
+        )
+
+
+class _Builder:
+    def __init__(self, summary: ModuleSummary, parsed: ParsedSource):
+        self.summary = summary
+        self.parsed = parsed
+        self.module_function = FunctionSummary(
+            qualname=MODULE_SCOPE,
+            name=MODULE_SCOPE,
+            span=Span(1, 0, 1, 0),
+            is_async=False,
+            decorators=(),
+            params=(),
+        )
+        self.star_imports: list[str] = []
+        # The innermost *function* scope receives calls; class bodies do not own calls.
+        self.function_stack: list[_Scope] = []
+        self.binding_stack: list[_Scope] = []
+        self.class_stack: list[str] = []
+        self.loaded: list[set[str]] = []
+        # Nothing here refers back to the builder: the tree is freed as soon as the summary is made.
+        self.span = _Positions(parsed).span
+        self.forms = _Forms(self.span)
+        # Assignment and parameter annotations keep their forms without spans (as ``to_expr`` gives them).
+        self.annotation_forms = _Forms(_no_span, self.forms.shared)
+
+    # --- entry ---------------------------------------------------------------
+
+    def build(self, tree: ast.Module) -> None:
+        module_scope = _Scope(self.module_function, self.summary.bindings, "")
+        self.function_stack.append(module_scope)
+        self.binding_stack.append(module_scope)
+        self.loaded.append(set())
+        self._statements(tree.body)
+        self.summary.functions.insert(0, self.module_function)
+        self.summary.star_imports = tuple(self.star_imports)
+
+    # --- positions ----------------------------------------------------------
+
+    def def_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Span:
+        start = self.span(node)
+        text = self.parsed.line_text(node.lineno)
+        name_at = text.find(node.name, start.col)
+        end_col = name_at + len(node.name) if name_at >= 0 else start.col
+        return Span(start.line, start.col, start.line, end_col)
+
+    # --- binding helpers -------------------------------------------------------
+
+    def bind(self, name: str, kind: str, line: int, **fields: object) -> None:
+        scope = self.binding_stack[-1]
+        scope.order += 1
+        binding = Binding(kind=kind, order=scope.order, line=line, **fields)  # type: ignore[arg-type]
+        scope.bindings.setdefault(name, []).append(binding)
+        scope.locals_.add(name)
+
+    def bind_target(self, target: ast.AST, value: Expr | None = None, annotation: Expr | None = None) -> None:
+        if isinstance(target, ast.Name):
+            is_alias = annotation is not None and _names_type_alias(annotation)
+            self.bind(target.id, "assign", target.lineno, value=value, annotation=annotation, is_type_alias=is_alias)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self.bind_target(element)
+        elif isinstance(target, ast.Starred):
+            self.bind_target(target.value)
+        else:
+            self.visit(target)
+
+    def qualname(self, name: str) -> str:
+        prefix = self.binding_stack[-1].qualname
+        return f"{prefix}.{name}" if prefix else name
+
+    # --- statements ---------------------------------------------------------
+
+    def _statements(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.function_def(node)
+        elif isinstance(node, ast.ClassDef):
+            self.class_def(node)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.bind(alias.asname, "import", node.lineno, target=alias.name)
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    self.bind(head, "import", node.lineno, target=head)
+        elif isinstance(node, ast.ImportFrom):
+            self.import_from(node)
+        elif isinstance(node, ast.Assign):
+            value = self.expression(node.value, sink=_stored_name(node.targets[-1]))
+            for target in node.targets:
+                self.bind_target(target, value)
+        elif isinstance(node, ast.AnnAssign):
+            annotation = self.annotation_forms.of(node.annotation)
+            self.visit(node.annotation, record=False)
+            value = self.expression(node.value, sink=_stored_name(node.target)) if node.value is not None else None
+            if node.value is not None or not self.class_stack or self.binding_stack[-1].function is not None:
+                self.bind_target(node.target, value, annotation)
+        elif isinstance(node, ast.AugAssign):
+            self.visit(node.value, sink=_stored_name(node.target))
+            self.visit(node.target)
+        elif _TYPE_ALIAS is not None and isinstance(node, _TYPE_ALIAS):
+            value = self.annotation_forms.of(node.value)  # type: ignore[attr-defined]
+            self.visit(node.value, record=False)  # type: ignore[attr-defined]
+            self.bind(node.name.id, "assign", node.lineno, value=value, is_type_alias=True)  # type: ignore[attr-defined]
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self.visit(node.iter)
+            self.bind_target(node.target)
+            self._statements(node.body)
+            self._statements(node.orelse)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                context = self.expression(item.context_expr)
+                if isinstance(item.optional_vars, ast.Name):
+                    self.bind(item.optional_vars.id, "with", node.lineno, value=context)
+                elif item.optional_vars is not None:
+                    self.bind_target(item.optional_vars)
+            self._statements(node.body)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            scope = self.binding_stack[-1]
+            if scope.function is not None and isinstance(node, ast.Global):
+                scope.function.declared_global = scope.function.declared_global | frozenset(node.names)
+        else:
+            self.compound_or_simple(node)
+
+    def compound_or_simple(self, node: ast.stmt) -> None:
+        for field_name, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                if value and isinstance(value[0], ast.stmt):
+                    self._statements(value)  # type: ignore[arg-type]
+                else:
+                    for item in value:
+                        self.child(item)
+            elif isinstance(value, ast.AST):
+                self.child(value)
+
+    def child(self, node: ast.AST) -> None:
+        if isinstance(node, ast.expr):
+            self.visit(node)
+        elif isinstance(node, ast.excepthandler):
+            if node.type is not None:
+                self.visit(node.type)
+            if node.name:
+                self.bind(node.name, "assign", node.lineno)
+            self._statements(node.body)
+        elif isinstance(node, ast.stmt):
+            self.statement(node)
+        elif type(node).__name__ == "match_case":
+            self.pattern(node.pattern)  # type: ignore[attr-defined]
+            if node.guard is not None:  # type: ignore[attr-defined]
+                self.visit(node.guard)  # type: ignore[attr-defined]
+            self._statements(node.body)  # type: ignore[attr-defined]
+        else:
+            for sub in ast.iter_child_nodes(node):
+                self.child(sub)
+
+    def pattern(self, node: ast.AST) -> None:
+        for sub in ast.walk(node):
+            name = getattr(sub, "name", None) or getattr(sub, "rest", None)
+            if isinstance(name, str):
+                self.bind(name, "assign", getattr(sub, "lineno", 0))
+            if isinstance(sub, ast.expr):
+                self.visit(sub)
+
+    def import_from(self, node: ast.ImportFrom) -> None:
+        base = resolve_relative(self.summary.module, self.summary.is_package, node.module, node.level)
+        if base is None:
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                if len(self.binding_stack) == 1:
+                    self.star_imports.append(base)
+                continue
+            self.bind(alias.asname or alias.name, "import", node.lineno, target=base, imported_name=alias.name)
+
+    def function_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        # Decorators, defaults and annotations run in the enclosing scope.
+        decorators = tuple(self.expression(d) for d in node.decorator_list)
+        params = self.parameters(node.args)
+        if node.returns is not None:
+            self.visit(node.returns, record=False)
+        qualname = self.qualname(node.name)
+        enclosing = self.function_stack[-1]
+        function = FunctionSummary(
+            qualname=qualname,
+            name=node.name,
+            span=self.def_span(node),
+            is_async=isinstance(node, ast.AsyncFunctionDef),
+            decorators=decorators,
+            params=params,
+            class_qualname=self.class_stack[-1] if self._directly_in_class() else None,
+            parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
+        )
+        self.bind(node.name, "def", node.lineno, target=qualname)
+        self.summary.functions.append(function)
+        scope = _Scope(function, function.bindings, f"{qualname}.<locals>")
+        for param in params:
+            scope.locals_.add(param.name)
+            scope.order += 1
+            function.bindings.setdefault(param.name, []).append(Binding("param", scope.order, param.span.line))
+        self.function_stack.append(scope)
+        self.binding_stack.append(scope)
+        saved_classes = self.class_stack
+        self.class_stack = []
+        self.loaded.append(set())
+        try:
+            self._statements(node.body)
+        finally:
+            loaded = self.loaded.pop()
+            self.class_stack = saved_classes
+            self.binding_stack.pop()
+            self.function_stack.pop()
+        function.loaded_names = frozenset(loaded)
+        # A name read here and not bound here is free: the enclosing scope reads it too.
+        self.loaded[-1].update(loaded - scope.locals_)
+
+    def _directly_in_class(self) -> bool:
+        return bool(self.class_stack) and self.binding_stack[-1].function is None
+
+    def class_def(self, node: ast.ClassDef) -> None:
+        decorators = tuple(self.expression(d) for d in node.decorator_list)
+        bases = tuple(self.expression(b) for b in node.bases)
+        keywords = tuple((k.arg or "**", self.expression(k.value)) for k in node.keywords)
+        qualname = self.qualname(node.name)
+        enclosing = self.function_stack[-1]
+        self.bind(node.name, "class", node.lineno, target=qualname)
+        body_names = set()
+        for statement in node.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                body_names.add(statement.name)
+            elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                body_names.add(statement.target.id)
+            elif isinstance(statement, ast.Assign):
+                body_names.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+        self.summary.classes.append(
+            ClassSummary(
+                qualname=qualname,
+                name=node.name,
+                span=self.def_span(node),
+                bases=bases,
+                keywords=keywords,
+                decorators=decorators,
+                parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
+                body_names=frozenset(body_names),
+            )
+        )
+        class_scope = _Scope(None, {}, qualname)
+        self.binding_stack.append(class_scope)
+        self.class_stack.append(qualname)
+        try:
+            self._statements(node.body)
+        finally:
+            self.class_stack.pop()
+            self.binding_stack.pop()
+
+    def parameters(self, args: ast.arguments) -> tuple[Param, ...]:
+        params: list[Param] = []
+        positional = [*args.posonlyargs, *args.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        for index, arg in enumerate(positional):
+            kind = "posonly" if index < len(args.posonlyargs) else "normal"
+            params.append(self.parameter(arg, kind, defaults[index]))
+        if args.vararg is not None:
+            params.append(self.parameter(args.vararg, "vararg", None))
+        for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+            params.append(self.parameter(arg, "kwonly", default))
+        if args.kwarg is not None:
+            params.append(self.parameter(args.kwarg, "kwarg", None))
+        return tuple(params)
+
+    def parameter(self, arg: ast.arg, kind: str, default: ast.expr | None) -> Param:
+        annotation = None
+        if arg.annotation is not None:
+            annotation = self.annotation_forms.of(arg.annotation)
+            self.visit(arg.annotation, record=False)
+        default_expr = self.expression(default) if default is not None else None
+        return Param(
+            name=arg.arg,
+            kind=kind,
+            span=self.span(arg),
+            annotation=annotation,
+            default=default_expr,
+            default_span=self.span(default) if default is not None else None,
+        )
+
+    # --- expressions -----------------------------------------------------------
+
+    def expression(self, node: ast.expr, record: bool = True, sink: str | None = None) -> Expr:
+        """Record the calls and name loads in ``node``; return its expression form.
+
+        ``sink`` is the local name ``node``'s value is stored into, if any.
+        """
+        self._visit(node, _RECORDED if record else _UNRECORDED, sink=sink)
+        return self.forms.of(node)
+
+    def visit(self, node: ast.expr, record: bool = True, sink: str | None = None) -> None:
+        """``expression`` for a node whose form nobody reads."""
+        self._visit(node, _RECORDED if record else _UNRECORDED, sink=sink)
+
+    def _visit(self, node: ast.AST, where: "_Where", awaited: bool = False, sink: str | None = None) -> None:
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:
+                self.loaded[-1].add(node.id)
+            elif type(node.ctx) is ast.Store:
+                # A walrus binds in the enclosing function.
+                self.bind(node.id, "assign", node.lineno)
+            return
+        if kind is ast.Constant:
+            return
+        if kind is ast.Attribute:
+            self._visit(node.value, where)
+            return
+        if kind is ast.Await:
+            self._visit(node.value, where, awaited=True)
+            return
+        if kind is ast.Call:
+            self._call(node, where, awaited, sink)
+            return
+        if kind in _COMPREHENSIONS:
+            inside = where.inside_comprehension()
+            targets = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            with self._own_scope(targets):
+                for generator in node.generators:
+                    self._visit(generator.iter, inside)
+                    for condition in generator.ifs:
+                        self._visit(condition, inside)
+                if kind is ast.DictComp:
+                    self._visit(node.key, inside)
+                    self._visit(node.value, inside)
+                else:
+                    self._visit(node.elt, inside, sink=sink)
+            return
+        if kind is ast.Lambda:
+            inside = where.inside_lambda()
+            arguments = node.args
+            for default in [*arguments.defaults, *[d for d in arguments.kw_defaults if d is not None]]:
+                self._visit(default, where)
+            names = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+            with self._own_scope({arg.arg for arg in names if arg is not None}):
+                self._visit(node.body, inside)
+            return
+        if kind is ast.NamedExpr:
+            self._visit(node.target, where)
+            self._visit(node.value, where, sink=node.target.id)
+            return
+        # The value of a display element or of either branch flows where the whole goes.
+        flows = sink if kind in _PASSING_SINK else None
+        for name in _expression_fields(kind):
+            value = getattr(node, name)
+            if type(value) is list:
+                for item in value:
+                    if item is not None:
+                        self._visit(item, where, sink=flows)
+            elif isinstance(value, ast.AST):
+                self._visit(value, where, sink=None if name == "test" else flows)
+
+    @contextmanager
+    def _own_scope(self, bound: set[str]) -> Iterator[None]:
+        """A comprehension's or lambda's own names are not read from the enclosing function.
+
+        (A comprehension's first iterable is, but a name it shares with a target is rare.)
+        """
+        self.loaded.append(set())
+        try:
+            yield
+        finally:
+            loaded = self.loaded.pop()
+            self.loaded[-1].update(loaded - bound)
+
+    def _call(self, node: ast.Call, where: "_Where", awaited: bool, sink: str | None) -> None:
+        callee = self.forms.of(node.func)
+        if where.record:
+            self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
+                CallSite(
+                    callee=callee,
+                    span=self.span(node),
+                    awaited=awaited,
+                    enclosing=where.enclosing,
+                    in_comprehension=where.in_comprehension,
+                    arg_count=len(node.args) + len(node.keywords),
+                    in_lambda=where.in_lambda,
+                    sink=None if awaited else sink,
+                    arg_names=_argument_names(node),
+                )
+            )
+        self._visit(node.func, where)
+        inside = where.inside_call(callee)
+        # ``tasks.append(call)`` stores ``call`` into ``tasks``.
+        collector = _collector(callee)
+        for arg in node.args:
+            self._visit(arg, inside, sink=collector)
+        for keyword in node.keywords:
+            self._visit(keyword.value, inside)
+
+
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
+class _Where:
+    """Where an expression is: which calls' arguments, inside a comprehension or lambda."""
+
+    record: bool = True
+    enclosing: tuple[Expr, ...] = ()
+    in_comprehension: bool = False
+    in_lambda: bool = False
+
+    def inside_call(self, callee: Expr) -> "_Where":
+        return _Where(self.record, (callee, *self.enclosing), self.in_comprehension, self.in_lambda)
+
+    def inside_comprehension(self) -> "_Where":
+        return _Where(self.record, self.enclosing, True, self.in_lambda)
+
+    def inside_lambda(self) -> "_Where":
+        return _Where(self.record, self.enclosing, self.in_comprehension, True)
+
+
+_RECORDED = _Where()
+_UNRECORDED = _Where(record=False)
+# Expressions whose elements' values flow where the whole value goes (``IfExp``: not its test).
+_PASSING_SINK = frozenset({ast.List, ast.Tuple, ast.Set, ast.Starred, ast.IfExp})
+# Fields that never hold an expression: contexts and operators (nodes without children).
+_NOT_EXPRESSIONS = frozenset({"ctx", "op", "ops", "conversion", "kind"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _expression_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an expression node that may hold expressions, in ``ast.iter_child_nodes`` order."""
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _NOT_EXPRESSIONS)  # type: ignore[attr-defined]
+    return found
+
+
+_COLLECTING_METHODS = frozenset({"append", "extend", "add", "insert"})
+
+
+def _collector(callee: Expr) -> str | None:
+    """``tasks`` for ``tasks.append``/``extend``/``add``/``insert``, else None."""
+    if isinstance(callee, Ref) and callee.dotted.count(".") == 1:
+        owner, method = callee.dotted.split(".")
+        if method in _COLLECTING_METHODS:
+            return owner
+    return None
+
+
+def _argument_names(node: ast.Call) -> tuple[str, ...]:
+    values = [arg.value if isinstance(arg, ast.Starred) else arg for arg in node.args]
+    values.extend(keyword.value for keyword in node.keywords)
+    return tuple(value.id for value in values if isinstance(value, ast.Name))
+
+
+# --- pure conversions ----------------------------------------------------------------
+
+
+def resolve_relative(module: str, is_package: bool, target: str | None, level: int) -> str | None:
+    """The absolute module a ``from`` import names, or None when it leaves the root."""
+    if level == 0:
+        return target or None
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    drop = level - 1
+    if drop > len(parts):
+        return None
+    base_parts = parts[: len(parts) - drop] if drop else parts
+    if target:
+        base_parts = [*base_parts, target]
+    return ".".join(base_parts) or None
+
+
+def dotted_name(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _no_span(node: ast.AST) -> Span:
+    line = getattr(node, "lineno", 1)
+    return Span(line, getattr(node, "col_offset", 0), getattr(node, "end_lineno", line) or line, 0)
+
+
+def to_expr(node: ast.AST, span_of=_no_span) -> Expr:  # noqa: ANN001
+    """The small expression form of ``node`` (see ``steplint.core.summary``); ``span_of`` gives a node's span."""
+    return _Forms(span_of).of(node)
+
+
+class _Forms:
+    """The expression forms of one tree's nodes.
+
+    Each node's form is built once (``by_node``): the callee of each call in
+    ``f()()()...`` contains the next one, so without it a chain of n calls
+    builds n*n/2 forms. Equal names, literals and displays without items are
+    one shared object (``shared``, which may serve several tables): forms are
+    immutable, and a summary pickles and loads each shared form once (a module
+    names ``str`` or ``step`` dozens of times).
+    """
+
+    __slots__ = ("span_of", "by_node", "shared")
+
+    def __init__(self, span_of, shared: dict[object, Expr] | None = None):  # noqa: ANN001
+        self.span_of = span_of
+        self.by_node: dict[int, Expr] = {}
+        self.shared: dict[object, Expr] = {} if shared is None else shared
+
+    def of(self, node: ast.AST) -> Expr:
+        found = self.by_node.get(id(node))
+        if found is None:
+            found = self.by_node[id(node)] = self._build(node)
+        return found
+
+    def _build(self, node: ast.AST) -> Expr:
+        kind = type(node)
+        if kind is ast.Name:
+            return self._ref(node.id)
+        if kind is ast.Attribute:
+            dotted = dotted_name(node)
+            return self._ref(dotted) if dotted is not None else self._display("other")
+        if kind is ast.Constant:
+            return self._const(node.value)
+        if kind is ast.Call:
+            keywords = node.keywords
+            return CallExpr(
+                func=self.of(node.func),
+                args=tuple(self.of(a) for a in node.args),
+                kwargs=tuple((k.arg or "**", self.of(k.value)) for k in keywords),
+                span=self.span_of(node),
+                kw_spans=tuple((k.arg or "**", self.span_of(k)) for k in keywords),
+            )
+        if kind is ast.Subscript:
+            index = node.slice
+            items = index.elts if type(index) is ast.Tuple else [index]
+            return Subscript(self.of(node.value), tuple(self.of(i) for i in items))
+        if kind is ast.BinOp and type(node.op) is ast.BitOr:
+            return UnionExpr((self.of(node.left), self.of(node.right)))
+        if kind is ast.List or kind is ast.Tuple:
+            elements = node.elts
+            name = "list" if kind is ast.List else "tuple"
+            return Display(name, tuple(self.of(e) for e in elements)) if elements else self._display(name)
+        if kind is ast.Dict:
+            return self._display("dict")
+        if kind is ast.Set:
+            return self._display("set")
+        if kind in _COMPREHENSIONS:
+            return self._display("comprehension")
+        if kind is ast.Lambda:
+            return self._display("lambda")
+        if kind is ast.UnaryOp and type(node.operand) is ast.Constant:
+            return self._const(node.operand.value)
+        return self._display("other")
+
+    def _ref(self, dotted: str) -> Expr:
+        found = self.shared.get(dotted)
+        if found is None:
+            found = self.shared[dotted] = Ref(dotted)
+        return found
+
+    def _display(self, kind: str) -> Expr:
+        key = ("display", kind)
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = Display(kind)
+        return found
+
+    def _const(self, value: object) -> Expr:
+        # Keyed by type too: 1, 1.0 and True are equal, and a float (nan, -0.0) is never shared.
+        if type(value) not in _SHARED_CONSTANTS:
+            return Const(value)
+        key = (type(value), value)
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = Const(value)
+        return found
+
+
+_SHARED_CONSTANTS = frozenset({type(None), bool, int, str, bytes, type(...)})
+
+
+def _stored_name(target: ast.AST) -> str | None:
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _names_type_alias(annotation: Expr) -> bool:
+    return isinstance(annotation, Ref) and annotation.dotted.rsplit(".", 1)[-1] == "TypeAlias"
