@@ -3,7 +3,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
-from steplint.report.suppression import FileSuppressions, ReportedFile, SuppressionRule
+from steplint.core.findings import ReportedFile
+from steplint.rules.base import SuppressionRule
 
 _OWN_PREFIX = "STP"
 
@@ -58,13 +59,14 @@ x = 1  # noqa: STP999, E501  # expect: STP100
     )
 
     def check_suppressions(
-        self, module: ReportedFile, suppressions: FileSuppressions, selected: frozenset[str]
+        self,
+        module: ReportedFile,
+        unused_noqa: list[tuple[int, tuple[str, ...]]],
+        selected: frozenset[str],
+        known: tuple[str, ...],
     ) -> Iterator[Diagnostic]:
-        from steplint.catalog.registry import all_codes  # the registry imports this module
-
-        known = all_codes()
         spans = module.suppressions.noqa_spans
-        for line, codes in suppressions.unused_noqa_codes():
+        for line, codes in unused_noqa:
             unknown = [code for code in codes if code.startswith(_OWN_PREFIX) and not _names_rules(code, known)]
             unused = [code for code in codes if code not in unknown and _all_ran(code, known, selected)]
             if not unknown and not unused:
@@ -83,11 +85,11 @@ x = 1  # noqa: STP999, E501  # expect: STP100
             )
 
 
-def _names_rules(listed: str, known: list[str]) -> list[str]:
+def _names_rules(listed: str, known: tuple[str, ...]) -> list[str]:
     return [code for code in known if code.startswith(listed)]
 
 
-def _all_ran(listed: str, known: list[str], selected: frozenset[str]) -> bool:
+def _all_ran(listed: str, known: tuple[str, ...], selected: frozenset[str]) -> bool:
     """A steplint code whose every rule ran: had there been a finding, it would have silenced it."""
     named = _names_rules(listed, known)
     return listed.startswith(_OWN_PREFIX) and bool(named) and all(code in selected for code in named)

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 from steplint.config.settings import Settings
-from steplint.run.serial import lint_paths
+from steplint.api import lint_paths
 from steplint.core.framework_versions import parse_version
 
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")

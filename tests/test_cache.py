@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import steplint.run.serial
+import steplint.summaries.file_summary
 import steplint.run.pipeline
 from steplint.run import cache as cache_module
 from steplint.run.cache import Cache
@@ -60,7 +60,7 @@ def project(tmp_path):
 def parses(monkeypatch):
     """Every file parsed in this process (for a summary, or for a syntax check), in order."""
     seen: list[str] = []
-    original_bytes, original_quiet = steplint.run.serial.parse_bytes, steplint.run.pipeline.quiet_parse
+    original_bytes, original_quiet = steplint.summaries.file_summary.parse_bytes, steplint.run.pipeline.quiet_parse
 
     def parse_bytes(data, filename="<unknown>"):
         seen.append(Path(filename).name)
@@ -70,7 +70,7 @@ def parses(monkeypatch):
         seen.append(Path(filename).name)
         return original_quiet(source, filename, mode)
 
-    monkeypatch.setattr(steplint.run.serial, "parse_bytes", parse_bytes)
+    monkeypatch.setattr(steplint.summaries.file_summary, "parse_bytes", parse_bytes)
     monkeypatch.setattr(steplint.run.pipeline, "quiet_parse", quiet_parse)
     return seen
 

@@ -15,7 +15,7 @@ from functools import partial
 import pytest
 from expectations import FIXTURES
 
-from steplint.run.serial import summarize_source
+from steplint.summaries.file_summary import summarize_source
 from steplint.analysis.fix_builder import _between, _plain_call, _with_attribute, call_attribute, rewrite_call
 from steplint.source.reading import decode_source
 from steplint.core.summary import Ref

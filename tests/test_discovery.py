@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from steplint.source.discovery import DEFAULT_EXCLUDES, Excluder, discover
+from steplint.config.settings import DEFAULT_EXCLUDES
+from steplint.source.discovery import Excluder, discover
 
 
 def _touch(path: Path) -> None:

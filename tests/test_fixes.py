@@ -11,9 +11,11 @@ from expectations import FIXTURES, settings_for
 from steplint.frontends.autofix import fix_findings
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic, Edit, Fix
-from steplint.run.serial import lint_paths, lint_source
+from steplint.api import lint_paths, lint_source
 from steplint.analysis.fix_builder import apply_fixes, fixable, rewrite_call, smallest_edit
-from steplint.catalog.registry import RULES, rule_for
+from steplint.catalog.registry import all_rules, rule_for
+
+RULES = all_rules()
 from steplint.core.summary import Span
 
 GOLDENS = sorted(FIXTURES.rglob("*.fixed.py"))

@@ -17,7 +17,9 @@ from steplint.frontends.cli import FORMAT_NAMES
 from steplint.core.diagnostics import Diagnostic
 from steplint.report.github_format import annotation
 from steplint.report.formats import FORMATTERS
-from steplint.catalog.registry import RULES
+from steplint.catalog.registry import all_rules
+
+RULES = all_rules()
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 # Fixtures with every kind of finding (STP002's chain too) and no two findings at one place:

@@ -25,7 +25,7 @@ from hostile_corpus import STEPS
 
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
-from steplint.run.serial import lint_source
+from steplint.api import lint_source
 
 # hypothesmith compiles what it generates, and CPython warns about some of it
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning", "ignore::DeprecationWarning")

@@ -26,10 +26,12 @@ from hostile_corpus import STEPS, Hostile, corpus, write_corpus
 
 import steplint.source.downlevel
 import steplint.run.serial
+import steplint.summaries.file_summary
 import steplint.run.pipeline
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
-from steplint.run.serial import lint_paths, summarize_path
+from steplint.api import lint_paths
+from steplint.summaries.file_summary import summarize_path
 from steplint.source.reading import DEFAULT_MAX_FILE_SIZE
 from steplint.rules.base import Rule
 
@@ -329,7 +331,7 @@ def test_a_broken_module_leaves_the_rest_of_the_index_working(tmp_path):
 
 def test_an_internal_error_while_summarizing_one_file_is_that_files_stp900(project, monkeypatch):
     (project / "other.py").write_text(STEPS, encoding="utf-8")
-    real = steplint.run.serial.summarize
+    real = steplint.summaries.file_summary.summarize
     faults = {"other.py": KeyError("boom")}
 
     def faulty(parsed, path, module, is_package):
@@ -338,7 +340,7 @@ def test_an_internal_error_while_summarizing_one_file_is_that_files_stp900(proje
             raise fault
         return real(parsed, path, module, is_package)
 
-    monkeypatch.setattr(steplint.run.serial, "summarize", faulty)
+    monkeypatch.setattr(steplint.summaries.file_summary, "summarize", faulty)
     for fault, reason in (
         (KeyError("boom"), "internal error while summarizing (KeyError: 'boom')"),
         (MemoryError(), "out of memory"),

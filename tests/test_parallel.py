@@ -15,7 +15,7 @@ from expectations import FIXTURES, fixture_entries, settings_for
 from steplint.run import process_pool as workers
 from steplint.run.cache import Cache
 from steplint.config.settings import Settings
-from steplint.run.serial import lint_paths
+from steplint.api import lint_paths
 from steplint.report.formats import FORMATTERS
 
 
@@ -116,8 +116,9 @@ def test_a_worker_checks_its_share_as_one_process_does_whatever_it_loaded_first(
     """In reverse order importers come first: the modules they load are then checked on those very summaries."""
     from steplint.run.checking_workers import SharedRun, check_share
     from steplint.source.discovery import discover
-    from steplint.run.serial import conclude, excluder_for, rules_for
-    from steplint.run.prefilter import module_file
+    from steplint.report.final_findings import final_findings as conclude
+    from steplint.run.serial import excluder_for, rules_for
+    from steplint.source.module_identity import module_file
 
     settings = Settings(project_root=FIXTURES, extend_select=("STP100",))
     files = [module_file(path) for path in discover([str(FIXTURES)], excluder_for(settings))]

@@ -14,8 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from steplint.config.settings import Settings
-from steplint.run.serial import lint_paths
-from steplint.run.pipeline import LintRun, _compiled_by_this_python
+from steplint.api import lint_paths
+from steplint.run.bytecode import compiled_by_this_python
+from steplint.run.pipeline import LintRun
 from steplint.run.prefilter import scan
 from steplint.summaries.suppression_comments import scan_suppressions
 
@@ -124,11 +125,11 @@ def test_a_skipped_file_without_bytecode_is_parsed_once_for_syntax_errors(tmp_pa
 def test_bytecode_proves_a_file_parses_only_for_its_exact_stat(tmp_path):
     path = tmp_path / "mod.py"
     path.write_text("x = 1\n", encoding="utf-8")
-    assert not _compiled_by_this_python(str(path))
+    assert not compiled_by_this_python(str(path))
     py_compile.compile(str(path), doraise=True)
-    assert _compiled_by_this_python(str(path))
+    assert compiled_by_this_python(str(path))
     path.write_text("x = 12\n", encoding="utf-8")  # a new size: the bytecode no longer vouches
-    assert not _compiled_by_this_python(str(path))
+    assert not compiled_by_this_python(str(path))
 
 
 def test_bytecode_beside_the_file_vouches_under_a_pycache_prefix(tmp_path, monkeypatch):
@@ -137,7 +138,7 @@ def test_bytecode_beside_the_file_vouches_under_a_pycache_prefix(tmp_path, monke
     path.write_text("x = 1\n", encoding="utf-8")
     py_compile.compile(str(path), cfile=str(tmp_path / "__pycache__" / f"mod.{sys.implementation.cache_tag}.pyc"), doraise=True)
     monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "elsewhere"))
-    assert _compiled_by_this_python(str(path))
+    assert compiled_by_this_python(str(path))
 
 
 def test_a_named_file_is_always_analyzed(tmp_path):

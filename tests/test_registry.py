@@ -10,9 +10,12 @@ import pytest
 from expectations import EXPECT, expected_for, fixture_entries, parse_header
 
 from steplint.config.settings import Settings
-from steplint.run.serial import lint_paths
+from steplint.api import lint_paths
 from steplint.rules.base import Rule
-from steplint.catalog.registry import RULES, markdown_table, rule_for
+from steplint.catalog.docs import markdown_table, stale_files
+from steplint.catalog.registry import all_rules, rule_for
+
+RULES = all_rules()
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")
@@ -53,6 +56,22 @@ def test_readme_rule_table_is_generated_from_the_registry():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("<!-- rules:start -->\n", 1)[1].split("<!-- rules:end -->", 1)[0]
     assert block == markdown_table()
+
+
+def test_every_generated_doc_is_fresh():
+    """README's table, docs/rules/<CODE>.md and docs/rules.md are what ``python -m steplint.catalog.docs`` writes."""
+    assert stale_files(ROOT) == [], "run: python -m steplint.catalog.docs"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_each_rule_link_resolves_to_its_page_in_the_repository(rule):
+    """SARIF helpUri and LSP codeDescription.href point at docs/rules/<CODE>.md, which exists with the rule's heading."""
+    prefix = "https://github.com/steplint/steplint/blob/main/"
+    uri = rule.help_uri()
+    assert uri.startswith(prefix)
+    page = ROOT / uri[len(prefix):]
+    assert page.is_file(), page
+    assert f"\n# {rule.code} {rule.name}\n" in page.read_text(encoding="utf-8")
 
 
 def _examples():

@@ -7,7 +7,8 @@ import textwrap
 import pytest
 
 from steplint.config.settings import Settings
-from steplint.run.serial import analyze, summarize_source
+from steplint.run.serial import analyze
+from steplint.summaries.file_summary import summarize_source
 from steplint.analysis.fingerprint import ImmutabilityJudge
 from steplint.analysis.program import Analysis
 from steplint.core.summary import CallSite, FunctionSummary, ModuleSummary, Ref

@@ -7,7 +7,9 @@ import re
 import pytest
 from cli_samples import steplint
 
-from steplint.catalog.registry import RULES
+from steplint.catalog.registry import all_rules
+
+RULES = all_rules()
 
 ORDER = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety", "## References")
 REQUIRED = ORDER[:4]
@@ -70,8 +72,15 @@ def test_rule_all_prints_every_page_in_code_order():
     assert re.findall(r"^# (STP\d{3}) ", result.stdout, flags=re.M) == [rule.code for rule in RULES]
 
 
-@pytest.mark.parametrize("args", [("rule", "STP999"), ("rule", "step-calls-step"), ("rule",), ("rule", "STP001", "--all")])
+@pytest.mark.parametrize("args", [("rule", "STP999"), ("rule", "step-calls-stp"), ("rule",), ("rule", "STP001", "--all")])
 def test_rule_usage_errors_exit_2_with_one_line(args):
     result = steplint(*args)
     assert result.returncode == 2 and result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("steplint: error: ")
+
+
+@pytest.mark.parametrize("name", ["step-calls-step", "STEP-CALLS-STEP", "stp001"])
+def test_a_rule_is_found_by_its_kebab_case_name_or_its_code_in_any_case(name):
+    result = steplint("rule", name)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("# STP001 step-calls-step (error, on by default)\n")

@@ -22,7 +22,7 @@ import pytest
 from hostile_corpus import STEPS
 
 from steplint.config.settings import Settings
-from steplint.run.serial import lint_paths, lint_source
+from steplint.api import lint_paths, lint_source
 
 STEPLINT = Path(sys.executable).with_name("steplint")  # the console script: no checked folder on sys.path
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from steplint.config.settings import Settings
-from steplint.run.serial import lint_source
+from steplint.api import lint_source
 
 RUNTIME_TEST = Path(__file__).resolve().parent / "runtime" / "test_step_on_method.py"
 

@@ -6,7 +6,7 @@ import gc
 import pickle
 
 from steplint.run import process_pool as workers  # noqa: F401  (registers the constructor pickling the pool uses)
-from steplint.run.serial import summarize_source
+from steplint.summaries.file_summary import summarize_source
 from steplint.core.summary import Binding, CallSite, Const, Display, Param, Ref, Span
 
 SOURCE = """

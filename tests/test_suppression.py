@@ -9,7 +9,7 @@ import pytest
 from cli_samples import nested, steplint
 
 from steplint.config.settings import Settings
-from steplint.run.serial import lint_paths
+from steplint.api import lint_paths
 from steplint.report.suppression import glob_matches, per_file_ignores
 from steplint.summaries.suppression_comments import scan_suppressions
 

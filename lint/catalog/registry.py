@@ -1,53 +1,49 @@
-"""Every rule steplint has, in code order. A rule not listed here does not exist."""
+"""Every rule steplint has, found in the ``steplint.rules`` package: a rule is one module there.
+
+A module named ``stpNNN_<name>.py`` defines one ``Rule`` subclass with a
+``code``; nothing lists them by hand. ``tests/test_registry.py`` fails unless
+every rule is found, documented, generated into the docs and exercised by a
+fixture.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+from functools import lru_cache
+
+from steplint import rules as rules_package
 from steplint.rules.base import Rule
-from steplint.rules.stp001_step_calls_step import StepCallsStep
-from steplint.rules.stp002_step_reaches_step import StepReachesStep
-from steplint.rules.stp010_unfingerprintable_param import UnfingerprintableParam
-from steplint.rules.stp011_unknown_fingerprint import UnknownFingerprint
-from steplint.rules.stp012_closure_state_step import ClosureStateStep
-from steplint.rules.stp013_mutable_default_step import MutableDefaultStep
-from steplint.rules.stp020_concurrent_unkeyed_step import ConcurrentUnkeyedStep
-from steplint.rules.stp030_nondeterministic_workflow import NondeterministicWorkflow
-from steplint.rules.stp040_sync_step import SyncStep
-from steplint.rules.stp041_replay_key_unsupported import ReplayKeyUnsupported
-from steplint.rules.stp042_step_on_method import StepOnMethod
-from steplint.rules.stp100_unused_noqa import UnusedNoqa
-from steplint.rules.stp900_syntax_error import SyntaxErrorRule
-
-RULES: tuple[type[Rule], ...] = (
-    StepCallsStep,
-    StepReachesStep,
-    UnfingerprintableParam,
-    UnknownFingerprint,
-    ClosureStateStep,
-    MutableDefaultStep,
-    ConcurrentUnkeyedStep,
-    NondeterministicWorkflow,
-    SyncStep,
-    ReplayKeyUnsupported,
-    StepOnMethod,
-    UnusedNoqa,
-    SyntaxErrorRule,
-)
-
-_BY_CODE = {rule.code: rule for rule in RULES}
 
 
-def rule_for(code: str) -> type[Rule] | None:
-    return _BY_CODE.get(code.upper())
+@lru_cache(maxsize=1)
+def all_rules() -> tuple[type[Rule], ...]:
+    """The rules in code order."""
+    found: list[type[Rule]] = []
+    for info in pkgutil.iter_modules(rules_package.__path__):
+        if not info.name.startswith("stp"):
+            continue
+        module = importlib.import_module(f"{rules_package.__name__}.{info.name}")
+        defined = [
+            value for value in vars(module).values()
+            if inspect.isclass(value) and issubclass(value, Rule) and value.__module__ == module.__name__
+            and "code" in vars(value)
+        ]
+        if len(defined) != 1:
+            raise RuntimeError(f"{module.__name__} must define exactly one rule, not {len(defined)}")
+        found.append(defined[0])
+    return tuple(sorted(found, key=lambda rule: rule.code))
+
+
+def rule_for(code_or_name: str) -> type[Rule] | None:
+    """The rule with this code (``STP001``, any case) or kebab-case name (``step-calls-step``)."""
+    wanted = code_or_name.strip()
+    for rule in all_rules():
+        if rule.code == wanted.upper() or rule.name == wanted.lower():
+            return rule
+    return None
 
 
 def all_codes() -> list[str]:
-    return [rule.code for rule in RULES]
-
-
-def markdown_table() -> str:
-    """The README's rule table, generated so that it cannot drift from the code."""
-    rows = ["| code | name | default severity | on by default | what it finds |", "|---|---|---|---|---|"]
-    for rule in RULES:
-        state = "yes" if rule.default_enabled else "opt-in"
-        rows.append(f"| {rule.code} | {rule.name} | {rule.severity} | {state} | {rule.summary} |")
-    return "\n".join(rows) + "\n"
+    return [rule.code for rule in all_rules()]

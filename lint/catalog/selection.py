@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from steplint.config.settings import ConfigError, Settings
 from steplint.rules.base import Rule
-from steplint.catalog.registry import RULES
+from steplint.catalog.registry import all_rules
 
 
 def _matches(selector: str, code: str) -> bool:
@@ -27,7 +27,7 @@ def check_selectors(settings: Settings, source: str = "") -> None:
     }
     for where, selectors in named.items():
         for selector in selectors:
-            if not any(_matches(selector, rule.code) for rule in RULES):
+            if not any(_matches(selector, rule.code) for rule in all_rules()):
                 prefix = f"{source}: " if source else ""
                 raise ConfigError(f"{prefix}unknown rule selector '{selector}' in {where} (see 'steplint rules')")
 
@@ -35,9 +35,9 @@ def check_selectors(settings: Settings, source: str = "") -> None:
 def selected_rules(settings: Settings) -> list[type[Rule]]:
     check_selectors(settings)  # the command line's, and settings made in code
     if settings.select is None:
-        chosen = {rule.code for rule in RULES if rule.default_enabled}
+        chosen = {rule.code for rule in all_rules() if rule.default_enabled}
     else:
-        chosen = {rule.code for rule in RULES if any(_matches(s, rule.code) for s in settings.select)}
-    chosen |= {rule.code for rule in RULES if any(_matches(s, rule.code) for s in settings.extend_select)}
-    chosen -= {rule.code for rule in RULES if any(_matches(s, rule.code) for s in settings.ignore)}
-    return [rule for rule in RULES if rule.code in chosen]
+        chosen = {rule.code for rule in all_rules() if any(_matches(s, rule.code) for s in settings.select)}
+    chosen |= {rule.code for rule in all_rules() if any(_matches(s, rule.code) for s in settings.extend_select)}
+    chosen -= {rule.code for rule in all_rules() if any(_matches(s, rule.code) for s in settings.ignore)}
+    return [rule for rule in all_rules() if rule.code in chosen]

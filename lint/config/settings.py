@@ -20,9 +20,16 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from steplint.source.discovery import DEFAULT_EXCLUDES
-from steplint.source.reading import DEFAULT_MAX_FILE_SIZE
 from steplint.core.framework_versions import Version, parse_version
+
+#: Folders and files never linted unless named (``exclude`` replaces them, ``extend-exclude`` adds).
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".venv", "venv", ".env", "env", "build", "dist", "__pycache__",
+    "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".steplint_cache",
+    "*.egg-info", "site-packages",
+)
+#: The default ``max-file-size``: generated files beyond it are not worth a parse.
+DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 
 class ConfigError(Exception):
@@ -144,11 +151,7 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
             values["max_file_size"] = parse_size(table["max-file-size"])
         except ValueError as exc:
             raise ConfigError(f"{config_file}: 'max-file-size' {exc}") from None
-    settings = Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
-    from steplint.catalog.selection import check_selectors  # not at the top: the rule modules import this one
-
-    check_selectors(settings, str(config_file))
-    return settings
+    return Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
 
 
 def _string_list(value: object, key: str, config_file: Path) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
-from steplint.run.serial import lint_source
+from steplint.api import lint_source
 from steplint.analysis.fix_builder import apply_fixes_counted, fixable
 from steplint.source.reading import decode_source
 

@@ -132,9 +132,9 @@ def _target_version(text: str | None):  # noqa: ANN202 - a Version or None
 
 
 def _check(paths: list[str], options: dict) -> int:
-    from steplint.config.settings import ConfigError, load_settings
+    from steplint.api import lint_paths, lint_source, load_settings
+    from steplint.config.settings import ConfigError
     from steplint.source.discovery import MissingPath
-    from steplint.run.serial import lint_paths, lint_source
     from steplint.run.process_pool import default_jobs
     from steplint.report.formats import FORMATTERS, statistics
     paths = paths or ["."]
@@ -251,12 +251,13 @@ def _cache(settings, options: dict):  # -> steplint.run.cache.Cache | None
 @click.option("--markdown", is_flag=True, help="Print the README's rule table.")
 def list_rules(markdown: bool) -> None:
     """List every rule: code, name, default severity, and whether it is on by default."""
-    from steplint.catalog.registry import RULES, markdown_table
+    from steplint.catalog.docs import markdown_table
+    from steplint.catalog.registry import all_rules
 
     if markdown:
         click.echo(markdown_table(), nl=False)
         return
-    for rule in RULES:
+    for rule in all_rules():
         state = "on" if rule.default_enabled else "opt-in"
         click.echo(f"{rule.code}  {rule.name:<28} {rule.severity:<8} {state:<7} {rule.summary}")
 
@@ -266,12 +267,12 @@ def list_rules(markdown: bool) -> None:
 @click.option("--all", "show_all", is_flag=True, help="Print every rule's documentation, in code order.")
 def show_rule(code: str | None, show_all: bool) -> None:
     """Print the documentation of rule CODE (or of every rule, with --all)."""
-    from steplint.catalog.registry import RULES, rule_for
+    from steplint.catalog.registry import all_rules, rule_for
 
     if show_all == (code is not None):
         click.echo("steplint: error: give one rule code, or --all (see 'steplint rules')", err=True)
         sys.exit(EXIT_ERROR)
-    rules = RULES if show_all else (rule_for(code or ""),)
+    rules = all_rules() if show_all else (rule_for(code or ""),)
     if rules[0] is None:
         click.echo(f"steplint: error: unknown rule code '{code}' (see 'steplint rules')", err=True)
         sys.exit(EXIT_ERROR)
@@ -296,7 +297,7 @@ def lsp(stdio: bool) -> None:
     serve()
 
 
-def _work_done(stats) -> str:  # noqa: ANN001 - a steplint.run.pipeline.RunStats
+def _work_done(stats) -> str:  # noqa: ANN001 - a steplint.run.results.RunStats
     if stats.replayed:
         return "nothing changed since the last run: its findings were replayed from the cache"
     return (

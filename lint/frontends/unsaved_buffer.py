@@ -27,8 +27,7 @@ def buffer_bytes(text: str) -> bytes:
 
 def lint_buffer(text: str, path: str, use_noqa: bool = True) -> list[Diagnostic]:
     """Findings in ``text`` as the file ``path``; raises ``ConfigError`` for a bad ``[tool.steplint]``."""
-    from steplint.config.settings import load_settings
-    from steplint.run.serial import lint_source
+    from steplint.api import lint_source, load_settings
 
     settings = load_settings(None, Path(path).parent)
     return lint_source(buffer_bytes(text), path, settings, use_noqa=use_noqa).diagnostics

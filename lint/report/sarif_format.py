@@ -20,7 +20,7 @@ from urllib.parse import quote
 from steplint._version import __version__
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic
 from steplint.rules.base import Rule
-from steplint.catalog.registry import RULES
+from steplint.catalog.registry import all_rules
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/steplint/steplint"
@@ -69,7 +69,7 @@ def fingerprint(d: Diagnostic) -> str:
 
 def as_sarif(diagnostics: list[Diagnostic]) -> str:
     base = Path.cwd()
-    rule_index = {rule.code: index for index, rule in enumerate(RULES)}
+    rule_index = {rule.code: index for index, rule in enumerate(all_rules())}
     occurrences: Counter[str] = Counter()
     results = []
     for d in diagnostics:
@@ -111,7 +111,7 @@ def as_sarif(diagnostics: list[Diagnostic]) -> str:
                         "version": __version__,
                         "semanticVersion": __version__,
                         "informationUri": INFORMATION_URI,
-                        "rules": [rule_descriptor(rule) for rule in RULES],
+                        "rules": [rule_descriptor(rule) for rule in all_rules()],
                     }
                 },
                 "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri().rstrip("/") + "/"}},

@@ -13,16 +13,16 @@ import os
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
-from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator
 
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
-from steplint.rules.base import Rule
+from steplint.catalog.registry import all_codes
+from steplint.core.findings import ReportedFile
 from steplint.core.summary import ModuleSummary, Suppressions
+from steplint.rules.base import Rule, SuppressionRule
 from steplint.summaries.suppression_comments import ALL
 
-if TYPE_CHECKING:
-    from steplint.analysis.program import Analysis
 
 
 def matching_codes(listed: tuple[str, ...], code: str) -> tuple[str, ...]:
@@ -32,18 +32,6 @@ def matching_codes(listed: tuple[str, ...], code: str) -> tuple[str, ...]:
 
 def code_matches(listed: tuple[str, ...], code: str) -> bool:
     return bool(matching_codes(listed, code))
-
-
-class ReportedFile(NamedTuple):
-    """What suppression needs of a file: its path, its comments, and whether the rules could run on it."""
-
-    path: str
-    suppressions: Suppressions
-    broken: bool
-
-    @classmethod
-    def of(cls, summary: ModuleSummary) -> "ReportedFile":
-        return cls(summary.path, summary.suppressions, summary.error is not None)
 
 
 class FileSuppressions:
@@ -85,28 +73,13 @@ class FileSuppressions:
         return found
 
 
-class SuppressionRule(Rule):
-    """A rule about the suppression comments themselves (STP100).
-
-    It is judged after every other rule has run and its findings went through
-    the suppression stage, from what each file's suppressions silenced.
-    """
-
-    def check(self, analysis: "Analysis", module: ModuleSummary) -> Iterator[Diagnostic]:
-        return iter(())
-
-    def check_suppressions(
-        self, module: ReportedFile, suppressions: FileSuppressions, selected: frozenset[str]
-    ) -> Iterator[Diagnostic]:
-        raise NotImplementedError
-
-
 def suppression_findings(
     rules: Iterable[Rule], reported: Iterable[ReportedFile], files: dict[str, FileSuppressions]
 ) -> Iterator[Diagnostic]:
     """The findings of the selected suppression rules, themselves silenceable like any other."""
     rules = list(rules)
     selected = frozenset(rule.code for rule in rules)
+    known = tuple(all_codes())
     for rule in rules:
         if not isinstance(rule, SuppressionRule):
             continue
@@ -114,7 +87,7 @@ def suppression_findings(
             if module.broken:
                 continue  # no rule ran on a broken file: every noqa in it would look unused
             file = files[module.path]
-            for diagnostic in rule.check_suppressions(module, file, selected):
+            for diagnostic in rule.check_suppressions(module, file.unused_noqa_codes(), selected, known):
                 if not file.silences(diagnostic):
                     yield diagnostic
 

@@ -11,25 +11,19 @@ and never builds the summaries' objects itself.
 from __future__ import annotations
 
 import os
-import pickle
 from dataclasses import dataclass
 
 from steplint.core import gc_pause as collector
-from steplint.run.cache import Cache, content_hash, summary_key
+from steplint.run.cache import Cache, content_hash
 from steplint.config.settings import Settings
-from steplint.run.serial import (
-    ModuleFindings,
-    ModuleLoader,
-    module_findings,
-    module_of,
-    new_analysis,
-    read_and_summarize,
-    rules_for,
-    summarize_source,
-)
-from steplint.source.reading import read_source
-from steplint.core.deep_stack import call_deep
+from steplint.core.findings import ModuleFindings
 from steplint.core.summary import ModuleSummary
+from steplint.run.serial import ModuleLoader, module_findings, new_analysis, rules_for
+from steplint.run.summary_cache import load_summary, store_summary
+from steplint.source.module_identity import module_of
+from steplint.source.reading import read_source
+from steplint.summaries.file_summary import read_and_summarize, summarize_source
+from steplint.summaries.stored import pickled_summary
 
 
 @dataclass(frozen=True)
@@ -92,40 +86,13 @@ class _Checker:
             self.summarized += 1
             return None, False, read_and_summarize(path, max_size)[1]
         digest = content_hash(data)
-        key = summary_key(digest, *module_of(path))
-        blob = cache.load_summary(key) if cache is not None else None
-        if blob is not None:
-            try:
-                with collector.paused():
-                    stored: ModuleSummary = pickle.loads(blob)
-            except Exception:  # a blob that does not load is made again, never trusted
-                pass
-            else:
-                stored.path = path
-                return digest, True, stored
+        stored = load_summary(cache, digest, *module_of(path), path)
+        if stored is not None:
+            return digest, True, stored
         self.summarized += 1
         summary = summarize_source(data, path)
         saved = cache is not None and store_summary(cache, digest, summary, pickled_summary(summary))
         return digest, saved, summary
-
-
-def pickled_summary(summary: ModuleSummary) -> bytes:
-    try:
-        return pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
-    except RecursionError:  # expressions nested past the default limit (``f()()()...``, ``A | B | ...``)
-        return call_deep(pickle.dumps, summary, pickle.HIGHEST_PROTOCOL)
-
-
-def store_summary(cache: Cache, digest: str | None, summary: ModuleSummary, blob: bytes) -> bool:
-    """Store a summary made from bytes with ``digest``; False when it is not stored.
-
-    Only clean summaries are stored: a broken file is cheap to read again, and
-    its error may come from this run's circumstances (memory, recursion) rather
-    than its bytes.
-    """
-    if digest is None or summary.error is not None:
-        return False
-    return cache.save_summary(summary_key(digest, summary.module, summary.is_package), blob)
 
 
 _checker: _Checker | None = None

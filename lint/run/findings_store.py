@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from steplint.run.serial import ModuleFindings
+from steplint.core.findings import ModuleFindings
 
 RunFiles = list[tuple[str, str, bool]]  # each run file's path, module name, whether it is a package
 

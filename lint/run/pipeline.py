@@ -17,40 +17,33 @@ one of them (a step whose body is defined there) is still reported.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
-import pickle
-import sys
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
 
-from steplint.core import gc_pause as collector
-from steplint.run.checking_workers import SharedRun, check_share, pickled_summary, store_summary
-from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key, summary_key
+from steplint.run.bytecode import compiled_by_this_python
+from steplint.run.checking_workers import SharedRun, check_share
+from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config.settings import Settings
 from steplint.source.discovery import discover
-from steplint.run.serial import ModuleFindings, ModuleLoader, RunResult, conclude, excluder_for, module_findings, new_analysis, read_and_summarize, rules_for
+from steplint.core.findings import ModuleFindings
+from steplint.report.final_findings import final_findings
+from steplint.run.results import RunResult, RunStats
+from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new_analysis, rules_for
+from steplint.run.summary_cache import load_summary, store_summary
+from steplint.summaries.file_summary import read_and_summarize
+from steplint.summaries.stored import pickled_summary, unpickled_summary
 from steplint.run.findings_store import ModuleStore, RunFiles, updated
-from steplint.source.reading import DEFAULT_MAX_FILE_SIZE, UnreadableSource, decode_source, quiet_parse, read_source
-from steplint.run.prefilter import UNVOUCHED, ModuleFile, Prefilter, Scan, module_file, scan
+from steplint.config.settings import DEFAULT_MAX_FILE_SIZE
+from steplint.source.python_parse import quiet_parse
+from steplint.source.reading import UnreadableSource, decode_source, read_source
+from steplint.run.prefilter import UNVOUCHED, Prefilter, Scan, scan
+from steplint.source.module_identity import ModuleFile, module_file
 from steplint.rules.base import Rule
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.core.summary import ModuleSummary
 from steplint.run.process_pool import WorkerPool, workers_for
-
-
-@dataclass
-class RunStats:
-    """What a run did, for tests and ``--verbose``: counts, never timings."""
-
-    discovered: int = 0
-    read: int = 0  # source files whose bytes were read
-    summarized: int = 0  # files parsed and summarized
-    syntax_checked: int = 0  # skipped files parsed only to find syntax errors (STP900)
-    checked: int = 0  # files reported (the prefilter's candidates)
-    analyzed: int = 0  # reported files the rules ran on (the others' findings were kept from an earlier run)
-    replayed: bool = False  # the findings came from the run cache
 
 
 @dataclass
@@ -135,7 +128,7 @@ class LintRun:
         self.stats.analyzed = len(fresh)
         findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
         run_paths = {os.path.normpath(m.path) for m in modules}
-        diagnostics = conclude(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
+        diagnostics = final_findings(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
         result = RunResult(diagnostics, len(files), checking.summaries)
         if self.cache is not None:
             keep = {path: found for path, found in fresh.items() if _worth_keeping(found)}
@@ -280,9 +273,10 @@ class LintRun:
         work = partial(summary_made, max_size=self.settings.max_file_size, cache=self.cache)
         built = self._pool.map(work, missing)
         self.stats.summarized += len(built)
-        with collector.paused():
-            for digest, stored, blob in built:
-                self._remember(pickle.loads(blob), digest, stored)
+        for (digest, stored, blob), path in zip(built, missing):
+            summary = unpickled_summary(blob, path)
+            assert summary is not None, path  # made by this run's own worker
+            self._remember(summary, digest, stored)
         return [self._summaries[os.path.abspath(p)] for p in paths]
 
     def _summary_for(self, path: str) -> ModuleSummary:
@@ -309,15 +303,11 @@ class LintRun:
         key = stat_key(path)
         if key is None or entry.stat != key or not self._within_size_limit(key):
             return None
-        blob = self.cache.load_summary(summary_key(entry.digest, entry.module, entry.is_package))
-        try:
-            with collector.paused():
-                summary: ModuleSummary = pickle.loads(blob)  # type: ignore[arg-type]
-        except Exception:  # missing, or a blob that does not load: rebuilt, never trusted
+        summary = load_summary(self.cache, entry.digest, entry.module, entry.is_package, path)
+        if summary is None:  # missing, or a blob that does not load: rebuilt, never trusted
             entry.summarized = False
             self._dirty = True
             return None
-        summary.path = path
         self._summaries[absolute] = summary
         return summary
 
@@ -406,7 +396,7 @@ def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tu
         data = read_source(path, max_size)
     except UnreadableSource:
         return None
-    return content_hash(data), scan(data), _compiled_by_this_python(path)
+    return content_hash(data), scan(data), compiled_by_this_python(path)
 
 
 def summary_made(
@@ -439,41 +429,3 @@ def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
     except Exception:  # unreadable, undecodable, a syntax error, too deep...: let the summary say
         return False
     return True
-
-
-def _compiled_by_this_python(path: str) -> bool:
-    """A ``.pyc`` this interpreter wrote for exactly this source exists (timestamp-checked).
-
-    Both the ``__pycache__`` beside the file and, under ``PYTHONPYCACHEPREFIX``,
-    the prefixed tree count: an installed library's bytecode sits beside it.
-    """
-    if not path.endswith(".py"):
-        return False
-    try:
-        stat = os.stat(path)
-    except (OSError, ValueError):
-        return False
-    return any(_vouches(candidate, stat) for candidate in _bytecode_paths(path))
-
-
-def _bytecode_paths(path: str) -> list[str]:
-    folder, name = os.path.split(os.path.abspath(path))
-    beside = os.path.join(folder, "__pycache__", f"{name[:-3]}.{sys.implementation.cache_tag}.pyc")
-    try:
-        prefixed = importlib.util.cache_from_source(path)
-    except (NotImplementedError, ValueError):
-        return [beside]
-    return [beside] if prefixed == beside else [beside, prefixed]
-
-
-def _vouches(bytecode: str, stat: os.stat_result) -> bool:
-    try:
-        with open(bytecode, "rb") as handle:
-            header = handle.read(16)
-    except (OSError, ValueError):
-        return False
-    if len(header) < 16 or header[:4] != importlib.util.MAGIC_NUMBER or int.from_bytes(header[4:8], "little") != 0:
-        return False
-    mtime = int.from_bytes(header[8:12], "little")
-    size = int.from_bytes(header[12:16], "little")
-    return mtime == (int(stat.st_mtime) & 0xFFFFFFFF) and size == (stat.st_size & 0xFFFFFFFF)

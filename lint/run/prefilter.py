@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from steplint.analysis.index import EXTERNAL_ROOTS
-from steplint.source.module_identity import module_name
+from steplint.source.module_identity import ModuleFile
 from steplint.source.reading import decode_source
 
 MAF = "agent_framework"
@@ -171,30 +171,6 @@ def _is_word(char: str) -> bool:
 
 
 _name = operator.attrgetter("name")
-
-
-@dataclass(slots=True)
-class ModuleFile:
-    path: str
-    module: str
-    is_package: bool
-    root: str  # the folder the import system would search for ``module``
-
-    @property
-    def head(self) -> str:
-        return self.module.split(".", 1)[0]
-
-
-def module_file(path: str) -> ModuleFile:
-    try:
-        module, is_package = module_name(path)
-    except (OSError, ValueError):
-        module, is_package = os.path.basename(path).rsplit(".", 1)[0], False
-    depth = module.count(".") + (1 if is_package else 0)
-    directory = os.path.dirname(os.path.abspath(path))
-    for _ in range(depth):
-        directory = os.path.dirname(directory)
-    return ModuleFile(path, module, is_package, directory)
 
 
 @dataclass

@@ -20,11 +20,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-DEFAULT_EXCLUDES = (
-    ".git", ".hg", ".svn", ".venv", "venv", ".env", "env", "build", "dist", "__pycache__",
-    "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".steplint_cache",
-    "*.egg-info", "site-packages",
-)
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 

@@ -38,7 +38,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from steplint.source.newer_syntax import first_marker, parses_alone
-from steplint.source.reading import LINE_BREAK
+from steplint.source.python_parse import LINE_BREAK
 from steplint.core.deep_stack import call_deep
 
 # Just enough of a tokenizer to measure nesting: strings and comments are skipped, brackets

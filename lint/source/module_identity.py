@@ -9,6 +9,7 @@ A file no import can name (``a.b.py``, ``.py``) gets a name no import uses.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,6 +49,37 @@ def _folder_parts(folder: str) -> tuple[str, ...]:
     return tuple(reversed(parts))
 
 
-def clear_cache() -> None:
-    _is_package_dir.cache_clear()
-    _folder_parts.cache_clear()
+def module_of(path: str) -> tuple[str, bool]:
+    """``module_name``, or the file's stem for a path the OS rejects: an odd path must still get its finding."""
+    try:
+        return module_name(path)
+    except Exception:
+        return Path(path).stem, False
+
+
+@dataclass(slots=True)
+class ModuleFile:
+    """A file of a run with its module identity."""
+
+    path: str
+    module: str
+    is_package: bool
+    root: str  # the folder the import system would search for ``module``
+
+    @property
+    def head(self) -> str:
+        return self.module.split(".", 1)[0]
+
+
+def module_file(path: str) -> ModuleFile:
+    module, is_package = module_of(path)
+    return ModuleFile(path, module, is_package, package_root(path, module, is_package))
+
+
+def package_root(path: str, module: str, is_package: bool) -> str:
+    """The folder the import system would search to find ``module`` at ``path``."""
+    depth = module.count(".") + (1 if is_package else 0)
+    directory = os.path.dirname(os.path.abspath(path))
+    for _ in range(depth):
+        directory = os.path.dirname(directory)
+    return directory

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from steplint.source.reading import LINE_BREAK, quiet_parse
+from steplint.source.python_parse import LINE_BREAK, quiet_parse
 
 _GAP = r"[\s\\]"  # whitespace, line breaks, and the backslash of a continuation
 _NAME = r"[^\s\\\[\](){}=:;,.#'\"]+"  # an over-approximation of an identifier

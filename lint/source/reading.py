@@ -22,17 +22,15 @@ import os
 import re
 import stat
 import tokenize
-import warnings
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from steplint.config.settings import DEFAULT_MAX_FILE_SIZE
 from steplint.core.summary import ParseError
+from steplint.source.python_parse import LINE_BREAK, quiet_parse
 
-LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python's tokenizer breaks lines
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
-#: The default ``max-file-size``: generated files beyond it are not worth a parse.
-DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
 
 
 class UnreadableSource(Exception):
@@ -229,6 +227,7 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
         return ParsedSource(text, None, _nul_error(text), line_count)
     except (RecursionError, MemoryError) as exc:
         return ParsedSource(text, None, _too_complex(exc), line_count)
+    # Imported here, not at the top: most runs never meet newer syntax, and downlevel imports libcst.
     from steplint.source.newer_syntax import downlevel_may_help
 
     if not downlevel_may_help(text, rejected):  # spares importing libcst, a third of a second
@@ -244,13 +243,6 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
         return ParsedSource(text, None, error, line_count)
     except (RecursionError, MemoryError) as exc:
         return ParsedSource(text, None, _too_complex(exc), line_count)
-
-
-def quiet_parse(source: str | bytes, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
-    """``ast.parse`` without its warnings (invalid escapes...): they are about the checked code, not steplint's output."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ast.parse(source, filename=filename, mode=mode)
 
 
 def parse_bytes(data: bytes, filename: str = "<unknown>") -> ParsedSource:
