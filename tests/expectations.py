@@ -24,7 +24,8 @@ from steplint.config.settings import Settings
 from steplint.api import lint_paths
 from steplint.core.framework_versions import parse_version
 
-EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)")
+# ``# expect: STP001`` or ``# expect: STP001:18, STP010`` (a column, 1-based, where one is given).
+EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[A-Z]+[0-9]+(?::[0-9]+)?(?:\s*,\s*[A-Z]+[0-9]+(?::[0-9]+)?)*)")
 HEADER = re.compile(r"^\s*#\s*fixture:\s*(?P<pairs>.+?)\s*$")
 HEADER_LINES = 10
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -36,13 +37,23 @@ class FixtureHeaderError(ValueError):
 
 
 def expected_in(path: Path, root: Path) -> set[tuple[str, int, str]]:
-    found = set()
+    """(path, line, code) of every expectation; ``expected_columns_in`` has the columns given."""
+    return {(file, line, code) for file, line, code, _ in _expectations(path, root)}
+
+
+def expected_columns_in(path: Path, root: Path) -> set[tuple[str, int, str, int]]:
+    return {(file, line, code, column) for file, line, code, column in _expectations(path, root) if column is not None}
+
+
+def _expectations(path: Path, root: Path) -> list[tuple[str, int, str, int | None]]:
+    found = []
     text = path.read_bytes().decode("utf-8", errors="replace")
     for number, line in enumerate(text.splitlines(), start=1):
         match = EXPECT.search(line)
         if match:
-            for code in match.group("codes").split(","):
-                found.add((path.relative_to(root).as_posix(), number, code.strip()))
+            for item in match.group("codes").split(","):
+                code, _, column = item.strip().partition(":")
+                found.append((path.relative_to(root).as_posix(), number, code, int(column) if column else None))
     return found
 
 
@@ -73,6 +84,15 @@ def expected_for(entry: Path) -> set[tuple[str, int, str]]:
     found: set[tuple[str, int, str]] = set()
     for file in _files_of(entry):
         found |= expected_in(file, root)
+    return found
+
+
+def expected_columns_for(entry: Path) -> set[tuple[str, int, str, int]]:
+    """(path, line, code, column) of the expectations that give a column."""
+    root = entry.parent if entry.is_file() else entry
+    found: set[tuple[str, int, str, int]] = set()
+    for file in _files_of(entry):
+        found |= expected_columns_in(file, root)
     return found
 
 
@@ -125,6 +145,13 @@ def settings_for(entry: Path, **overrides) -> Settings:
 
 
 def reported_for(entry: Path, settings: Settings | None = None) -> set[tuple[str, int, str]]:
+    return {(path, line, code) for path, line, code, _ in reported_columns_for(entry, settings)}
+
+
+def reported_columns_for(entry: Path, settings: Settings | None = None) -> set[tuple[str, int, str, int]]:
     root = entry.parent if entry.is_file() else entry
     result = lint_paths([str(entry)], settings or settings_for(entry))
-    return {(Path(d.path).resolve().relative_to(root.resolve()).as_posix(), d.line, d.code) for d in result.diagnostics}
+    return {
+        (Path(d.path).resolve().relative_to(root.resolve()).as_posix(), d.line, d.code, d.column)
+        for d in result.diagnostics
+    }

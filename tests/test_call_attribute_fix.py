@@ -16,7 +16,7 @@ import pytest
 from expectations import FIXTURES
 
 from steplint.summaries.file_summary import summarize_source
-from steplint.analysis.fix_builder import _between, _plain_call, _with_attribute, call_attribute, rewrite_call
+from steplint.analysis.fix_builder import text_between, is_plain_call, with_attribute, call_attribute, rewrite_call
 from steplint.source.reading import decode_source
 from steplint.core.summary import Ref
 
@@ -32,7 +32,7 @@ def _calls(text: str) -> list[tuple[object, str]]:
 
 def _both_ways(text: str, span, callee: str):  # noqa: ANN001
     fast = call_attribute(text, span, callee, "__wrapped__", title=TITLE, safe=False)
-    slow = rewrite_call(text, span, callee, partial(_with_attribute, "__wrapped__"), title=TITLE, safe=False)
+    slow = rewrite_call(text, span, callee, partial(with_attribute, "__wrapped__"), title=TITLE, safe=False)
     return fast, slow
 
 
@@ -105,14 +105,14 @@ def test_text_path_and_libcst_path_make_the_same_fix(text):
 @pytest.mark.parametrize("call", PLAIN, ids=repr)
 def test_a_plain_call_takes_the_text_path(call):
     span, callee = _calls(f"x = {call}\n")[0]
-    assert _plain_call(_between(f"x = {call}\n", span), callee)
+    assert is_plain_call(text_between(f"x = {call}\n", span), callee)
 
 
 @pytest.mark.parametrize("call", OTHER, ids=repr)
 def test_any_other_spelling_takes_the_libcst_path(call):
     text = f"x = {call}\n"
     span, callee = _calls(text)[-1]
-    assert not _plain_call(_between(text, span), callee)
+    assert not is_plain_call(text_between(text, span), callee)
 
 
 @pytest.mark.parametrize("changed", ["x = tick(\n", "x = tock(1)\n", "x = tick[1]\n", "x = tick(1\n", "x = tick)1(\n", "x = t(ck(1)\n"])

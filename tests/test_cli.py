@@ -12,22 +12,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli_samples import nested
+
 from steplint.frontends.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 REPRO = ROOT / "fixtures" / "repro_9383.py"
 
-NESTED = """\
-from agent_framework import step
-
-@step
-async def tick(x: str) -> str:
-    return x
-
-@step
-async def wrapper(x: str) -> str:
-    return await tick(x)
-
+# cli_samples' nested-step file, and a sync step after it (STP040).
+NESTED = nested() + """
 @step
 def blocking(x: str) -> str:
     return x

@@ -100,13 +100,13 @@ def test_hostile_file_alone(tmp_path, case):
 def test_whole_corpus_at_once_gives_each_file_its_own_findings(tmp_path, monkeypatch):
     """Isolation: every file keeps exactly the findings it has alone; libcst only sees shallow newer syntax."""
     children = []
-    real_child = steplint.source.downlevel._in_child
+    real_child = steplint.source.downlevel.in_child_process
 
     def counted_child(work, text):
         children.append(text)
         return real_child(work, text)
 
-    monkeypatch.setattr(steplint.source.downlevel, "_in_child", counted_child)
+    monkeypatch.setattr(steplint.source.downlevel, "in_child_process", counted_child)
     written = write_corpus(tmp_path / "corpus")
     diagnostics = lint([tmp_path / "corpus"], tmp_path)
     for path, case in written:
@@ -429,20 +429,20 @@ def test_a_dotted_file_name_is_no_submodule(tmp_path):
 
 @pytest.mark.skipif(not steplint.source.downlevel._FORK_IS_SAFE, reason="the child process is used on Linux")
 def test_a_crash_or_a_hang_in_the_libcst_child_only_costs_the_rewrite(monkeypatch):
-    assert steplint.source.downlevel._in_child(lambda text: text.upper(), "type x = 1") == "TYPE X = 1"
-    assert steplint.source.downlevel._in_child(lambda text: os.kill(os.getpid(), signal.SIGSEGV), "type x = 1") is None
-    assert steplint.source.downlevel._in_child(lambda text: 1 / 0, "type x = 1") is None
+    assert steplint.source.downlevel.in_child_process(lambda text: text.upper(), "type x = 1") == "TYPE X = 1"
+    assert steplint.source.downlevel.in_child_process(lambda text: os.kill(os.getpid(), signal.SIGSEGV), "type x = 1") is None
+    assert steplint.source.downlevel.in_child_process(lambda text: 1 / 0, "type x = 1") is None
     monkeypatch.setattr(steplint.source.downlevel, "CHILD_TIMEOUT_SECONDS", 0.5)
-    assert steplint.source.downlevel._in_child(lambda text: time.sleep(60), "type x = 1") is None
+    assert steplint.source.downlevel.in_child_process(lambda text: time.sleep(60), "type x = 1") is None
 
 
 def test_libcst_is_not_asked_about_nesting_python_rejects_anyway():
     shallow = "type X = int\n" + "x = " + "(" * 200 + "1" + ")" * 200 + "\n"
-    assert steplint.source.downlevel._shallow_enough(shallow)
-    assert not steplint.source.downlevel._shallow_enough(shallow.replace("(" * 200, "(" * 201).replace(")" * 200, ")" * 201))
-    assert not steplint.source.downlevel._shallow_enough("type X = int\nx = " + "1 + " * 1000 + "1\n")
+    assert steplint.source.downlevel.shallow_enough(shallow)
+    assert not steplint.source.downlevel.shallow_enough(shallow.replace("(" * 200, "(" * 201).replace(")" * 200, ")" * 201))
+    assert not steplint.source.downlevel.shallow_enough("type X = int\nx = " + "1 + " * 1000 + "1\n")
     # Brackets and operators inside strings and comments do not count.
-    assert steplint.source.downlevel._shallow_enough("type X = int\nx = '" + "(" * 5000 + "'  # " + "[" * 5000 + "\n")
+    assert steplint.source.downlevel.shallow_enough("type X = int\nx = '" + "(" * 5000 + "'  # " + "[" * 5000 + "\n")
 
 
 # --- positions survive odd encodings and newer syntax -----------------------------------------

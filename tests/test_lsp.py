@@ -196,8 +196,7 @@ async def test_quick_fix_adds_a_noqa_and_the_findings_go(client: RecordingClient
 async def test_quick_fix_applies_a_rules_fix(client: RecordingClient, tmp_path: Path):
     flow = tmp_path / "pkg" / "flow.py"
     fixable = [d for d in lint_buffer(FLOW, str(flow)) if d.fix is not None]
-    if not fixable:
-        pytest.skip("no rule attaches a fix to this finding yet")
+    assert fixable, "STP001 attaches its (unsafe) fix to this finding"
     finding = fixable[0]
     uri = open_document(client, flow)
     published = (await client.next_publish(uri)).diagnostics

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from integrations import CLEAN, FLOW, FLOW_FINDING, ROOT, make_project, snippet, tool
+from integrations import CLEAN, FLOW, FLOW_FINDING, ROOT, make_project, snippet
 
 SNAPSHOT = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "lint", "rules", "runtime_shim")
 GIT_IDENTITY = {
@@ -164,12 +164,6 @@ def test_only_staged_files_are_reported_and_the_rest_of_the_project_is_read(proj
     assert "STP040" not in done.stdout  # the project's [tool.steplint] ignore
 
 
-def _steplint_has_fix() -> bool:
-    done = subprocess.run([tool("steplint"), "check", "--help"], capture_output=True, text=True, timeout=60)
-    return "--fix" in done.stdout
-
-
-@pytest.mark.skipif(not _steplint_has_fix(), reason="'steplint check' has no --fix yet")
 def test_fix_hook_runs(project, pre_commit_home, hooks_repo):
     (project / ".pre-commit-config.yaml").write_text(config_for(hooks_repo, ["steplint-fix"]))
     git("add", ".pre-commit-config.yaml", cwd=project)

@@ -90,7 +90,7 @@ def test_rule_examples(tmp_path, rule, code, invalid):
     for number, line in enumerate(source.read_text().splitlines(), start=1):
         match = EXPECT.search(line)
         if match:
-            expected |= {(number, c.strip()) for c in match.group("codes").split(",")}
+            expected |= {(number, c.strip().partition(":")[0]) for c in match.group("codes").split(",")}
     # An example may declare a target version (``# fixture: target-version=1.19``), as fixtures do.
     header = parse_header(source.read_text())
     result = lint_paths([str(source)], Settings(project_root=tmp_path, **{**header, "select": (rule.code,)}))

@@ -13,6 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from steplint.analysis.index import ProjectIndex, Target
+from steplint.summaries.builder import to_expr
 from steplint.core.summary import (
     CallExpr,
     Const,
@@ -367,8 +368,6 @@ class ImmutabilityJudge(FingerprintJudge):
 
 
 def parse_annotation(text: str) -> Expr | None:
-    from steplint.summaries.builder import to_expr
-
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):

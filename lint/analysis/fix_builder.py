@@ -83,7 +83,7 @@ def rewrite_call(
         return None
     import libcst as cst
 
-    snippet = _between(text, span)
+    snippet = text_between(text, span)
     if snippet is None:
         return None
     try:
@@ -108,14 +108,14 @@ def call_attribute(
     a third of a second. Any other spelling (spaces, parentheses or comments
     around the callee, a changed text) takes ``rewrite_call``'s libcst path.
     """
-    snippet = _between(text, span) if text is not None else None
-    if snippet is not None and _plain_call(snippet, callee):
+    snippet = text_between(text, span) if text is not None else None
+    if snippet is not None and is_plain_call(snippet, callee):
         edit = smallest_edit(snippet, f"{callee}.{attribute}{snippet[len(callee):]}", span.line, span.col)
         return Fix((edit,), safe=safe, title=title) if edit is not None else None
-    return rewrite_call(text, span, callee, partial(_with_attribute, attribute), title=title, safe=safe)
+    return rewrite_call(text, span, callee, partial(with_attribute, attribute), title=title, safe=safe)
 
 
-def _plain_call(snippet: str, callee: str) -> bool:
+def is_plain_call(snippet: str, callee: str) -> bool:
     """``snippet`` is one call whose callee is exactly the text ``callee``, followed by the call's parentheses.
 
     Not with a carriage return: libcst prints the call's other line breaks as
@@ -137,7 +137,7 @@ def _plain_call(snippet: str, callee: str) -> bool:
     )
 
 
-def _with_attribute(attribute: str, call: "cst.Call") -> "cst.Call":
+def with_attribute(attribute: str, call: "cst.Call") -> "cst.Call":
     import libcst as cst
 
     return call.with_changes(func=cst.Attribute(value=call.func, attr=cst.Name(attribute)))
@@ -155,7 +155,7 @@ def dotted_name(node: "cst.BaseExpression") -> str | None:
     return None
 
 
-def _between(text: str, span: Span) -> str | None:
+def text_between(text: str, span: Span) -> str | None:
     """The source text of ``span`` (1-based lines, 0-based character columns)."""
     starts = line_starts(text)
     if not (1 <= span.line <= span.end_line <= len(starts)):

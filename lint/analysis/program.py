@@ -234,12 +234,6 @@ class Analysis:
         self.decorated_in(target.module)
         return self.steps.get(target.key)
 
-    def workflow_of(self, target: Target | None) -> Decorated | None:
-        if target is None or target.module is None or target.kind not in ("function", "assign"):
-            return None
-        self.decorated_in(target.module)
-        return self.workflows.get(target.key)
-
     def body_kind(self, module: ModuleSummary, function: FunctionSummary) -> str | None:
         """"step" or "workflow" when ``function`` is the body of one, else None."""
         self.decorated_in(module)

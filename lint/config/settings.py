@@ -20,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from steplint.config.project_version import detect, target_source
 from steplint.core.framework_versions import Version, parse_version
 
 #: Folders and files never linted unless named (``exclude`` replaces them, ``extend-exclude`` adds).
@@ -112,8 +113,6 @@ def with_detected_target(settings: Settings, start: Path) -> Settings:
     """``settings`` with the target version the project declares, unless the configuration sets one."""
     if settings.target_version is not None:
         return settings
-    from steplint.config.project_version import detect, target_source
-
     declaration = detect(Path(os.path.abspath(start)))
     version = declaration.version if declaration is not None else None
     return replace(settings, target_version=version, target_version_source=target_source(declaration))

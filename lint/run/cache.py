@@ -35,6 +35,7 @@ ignored and rebuilt, never trusted.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
@@ -43,6 +44,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import steplint
 from steplint._version import __version__
 
 CACHE_DIR_NAME = ".steplint_cache"
@@ -81,11 +83,12 @@ def code_fingerprint() -> str:
     """steplint's version and own sources, the Python version and libcst's version."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{__version__}|{sys.implementation.cache_tag}|{sys.version}".encode())
-    package = Path(__file__).resolve().parent
+    package = Path(steplint.__file__).resolve().parent
     rules = _rules_folder()
-    for folder in (package, *([rules] if rules is not None and rules != package else [])):
-        for source in sorted(folder.glob("*.py")):
-            digest.update(source.name.encode())
+    # Every module of every stage, at any depth: an edit anywhere may change what a summary or finding is.
+    for folder in (package, *([rules] if rules is not None and not rules.is_relative_to(package) else [])):
+        for source in sorted(folder.rglob("*.py")):
+            digest.update(source.relative_to(folder).as_posix().encode())
             digest.update(source.read_bytes())
     digest.update(_libcst_version().encode())
     return digest.hexdigest()
@@ -93,8 +96,6 @@ def code_fingerprint() -> str:
 
 def _rules_folder() -> Path | None:
     try:
-        import importlib.util
-
         spec = importlib.util.find_spec("steplint.rules")
     except (ImportError, ValueError):
         return None

@@ -81,7 +81,7 @@ class ModuleStore:
         }
 
 
-def updated(
+def next_store(
     previous: ModuleStore | None,
     files: RunFiles,
     changed: set[str],

@@ -34,11 +34,11 @@ from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new
 from steplint.run.summary_cache import load_summary, store_summary
 from steplint.summaries.file_summary import read_and_summarize
 from steplint.summaries.stored import pickled_summary, unpickled_summary
-from steplint.run.findings_store import ModuleStore, RunFiles, updated
+from steplint.run.findings_store import ModuleStore, RunFiles, next_store
 from steplint.config.settings import DEFAULT_MAX_FILE_SIZE
 from steplint.source.python_parse import quiet_parse
 from steplint.source.reading import UnreadableSource, decode_source, read_source
-from steplint.run.prefilter import UNVOUCHED, Prefilter, Scan, scan
+from steplint.run.prefilter import UNREADABLE_SCAN, Prefilter, Scan, scan
 from steplint.source.module_identity import ModuleFile, module_file
 from steplint.rules.base import Rule
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
@@ -108,7 +108,7 @@ class LintRun:
         if self.prefilter and not named.issuperset(sources):
             verdict = Prefilter(modules, {p: s.scan for p, s in sources.items()}, self._scan_path).decide()
             checked_paths = verdict.candidates | (named & set(sources))
-            checked_paths = _with_namesakes(modules, checked_paths | self._broken(modules, checked_paths))
+            checked_paths = _with_namesakes(modules, checked_paths | self._unparsed_skipped(modules, checked_paths))
         else:
             checked_paths = set(sources)
         checked = [m for m in modules if m.path in checked_paths]
@@ -116,7 +116,7 @@ class LintRun:
         run_files = [(m.path, m.module, m.is_package) for m in modules]
         previous = self._previous_store(run_key, run_files)
         changed = previous.changed_names(self._digest) if previous is not None else set()
-        kept = _still_true(previous, changed, checked)
+        kept = _kept_findings(previous, changed, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         roots = list(dict.fromkeys(m.root for m in modules))
         rules = rules_for(self.settings)
@@ -135,7 +135,7 @@ class LintRun:
             keep.update(kept)
             findings_by_path = {m.path: keep[m.path] for m in checked if m.path in keep}
             edges, loaded, consulted = checking.edges, checking.loaded, checking.consulted
-            store = updated(previous, run_files, changed, edges, loaded, consulted, findings_by_path, self._digest)
+            store = next_store(previous, run_files, changed, edges, loaded, consulted, findings_by_path, self._digest)
             self.cache.save_modules(run_key, store)
             self._save(run_key, modules, store, verdict, result)
         return result
@@ -167,7 +167,7 @@ class LintRun:
             self.stats.summarized += share.summarized
             for path, digest, stored, found in share.modules:
                 checking.findings[path] = found
-                self._vouch(path, digest, stored)
+                self._note_stored_summary(path, digest, stored)
             for name, asked in share.edges.items():
                 checking.edges.setdefault(name, set()).update(asked)
             for name, loaded in share.loaded.items():
@@ -204,7 +204,7 @@ class LintRun:
                 missing.append((file, key))
         work = partial(read_and_scan, max_size=self.settings.max_file_size)
         for (file, key), read in zip(missing, self._pool.map(work, [f.path for f, _ in missing])):
-            found[file.path] = self._adopt(file, key, read)
+            found[file.path] = self._record_read(file, key, read)
         for path, source in found.items():
             self._digests[os.path.abspath(path)] = source.entry.digest if source.entry is not None else None
         return found
@@ -214,7 +214,7 @@ class LintRun:
         cached = self._cached_source(file, key)
         if cached is not None:
             return cached
-        return self._adopt(file, key, read_and_scan(file.path, self.settings.max_file_size))
+        return self._record_read(file, key, read_and_scan(file.path, self.settings.max_file_size))
 
     def _cached_source(self, file: ModuleFile, key: StatKey | None) -> _Source | None:
         entry = self._entries.get(os.path.abspath(file.path))
@@ -222,9 +222,9 @@ class LintRun:
             return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
         return None
 
-    def _adopt(self, file: ModuleFile, key: StatKey | None, read: tuple[str, Scan, bool] | None) -> _Source:
+    def _record_read(self, file: ModuleFile, key: StatKey | None, read: tuple[str, Scan, bool] | None) -> _Source:
         if read is None:
-            return _Source(file, None, UNVOUCHED)  # summarize_path reports why, as STP900
+            return _Source(file, None, UNREADABLE_SCAN)  # summarize_path reports why, as STP900
         self.stats.read += 1
         digest, found, compiled = read
         absolute = os.path.abspath(file.path)
@@ -238,7 +238,7 @@ class LintRun:
         self._dirty = True
         return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
 
-    def _broken(self, modules: list[ModuleFile], checked: set[str]) -> set[str]:
+    def _unparsed_skipped(self, modules: list[ModuleFile], checked: set[str]) -> set[str]:
         """Skipped files that may not parse: they are checked after all (a broken one reports STP900).
 
         A ``__pycache__`` file that this interpreter wrote for the file's current
@@ -318,9 +318,9 @@ class LintRun:
 
     def _remember(self, summary: ModuleSummary, digest: str | None, stored: bool) -> None:
         self._summaries[os.path.abspath(summary.path)] = summary
-        self._vouch(summary.path, digest, stored)
+        self._note_stored_summary(summary.path, digest, stored)
 
-    def _vouch(self, path: str, digest: str | None, stored: bool) -> None:
+    def _note_stored_summary(self, path: str, digest: str | None, stored: bool) -> None:
         """A summary stored in this run stands for the file when it summarized the very bytes scanned."""
         entry = self._entries.get(os.path.abspath(path))
         if stored and entry is not None and entry.digest == digest and entry.stat is not None:
@@ -349,7 +349,7 @@ class LintRun:
             self.cache.save_run(key, record)
 
 
-def _still_true(previous: ModuleStore | None, changed: set[str], checked: list[ModuleFile]) -> dict[str, ModuleFindings]:
+def _kept_findings(previous: ModuleStore | None, changed: set[str], checked: list[ModuleFile]) -> dict[str, ModuleFindings]:
     """The kept findings of reported modules that reach no changed module, by path.
 
     Namesakes are analyzed together, so the first of them still takes precedence.

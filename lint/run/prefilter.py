@@ -62,7 +62,7 @@ class Scan:
 
 # Bytes that do not decode cannot parse either: the file is checked (it reports STP900)
 # but, as the index ignores broken modules, it exposes nothing to its importers.
-UNVOUCHED = Scan(False, False, frozenset(), False, True)
+UNREADABLE_SCAN = Scan(False, False, frozenset(), False, True)
 
 
 def scan(data: bytes) -> Scan:
@@ -76,7 +76,7 @@ def scan(data: bytes) -> Scan:
         try:
             text = decode_source(data)
         except ValueError:
-            return UNVOUCHED
+            return UNREADABLE_SCAN
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
     heads, relative = _imports(text)

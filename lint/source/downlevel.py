@@ -66,11 +66,11 @@ _FORK_IS_SAFE = sys.platform.startswith("linux") and hasattr(os, "fork")
 
 def downlevel(text: str) -> str | None:
     """``text`` with its newer constructs rewritten, or None when there is nothing libcst can do."""
-    if first_marker(text) is None or not _shallow_enough(text):
+    if first_marker(text) is None or not shallow_enough(text):
         return None
     if _FORK_IS_SAFE:
         try:
-            return _in_child(_rewrite, text)
+            return in_child_process(_rewrite, text)
         except OSError:  # no process to be had: the guarded in-process parse below
             pass
     try:
@@ -92,7 +92,7 @@ def _rewrite(text: str) -> str | None:
     return edits.apply() if edits.changed else None
 
 
-def _shallow_enough(text: str) -> bool:
+def shallow_enough(text: str) -> bool:
     """Whether ``text`` nests little enough for libcst: an upper bound of its parse tree's depth."""
     counts = [0]  # operators and strings seen in the current segment of each open bracket
     along_path = 0  # their sum: how deep a chain of them can nest
@@ -286,7 +286,7 @@ def _expressions(parts: list[cst.BaseExpression]):
 # --- a parse that may crash, in a child process ---------------------------------------------------
 
 
-def _in_child(work: Callable[[str], str | None], text: str) -> str | None:
+def in_child_process(work: Callable[[str], str | None], text: str) -> str | None:
     """``work(text)`` in a forked child on a deep stack; None if the child fails, crashes or hangs."""
     read_end, write_end = os.pipe()
     pid = os.fork()
