@@ -21,7 +21,7 @@ from typing import Iterable
 
 from steplint.analysis.fingerprint import KNOWN_EXTERNAL_BAD, KNOWN_EXTERNAL_OK, ImmutabilityJudge, is_enum
 from steplint.analysis.index import ProjectIndex, Target
-from steplint.core.summary import Binding, CallExpr, Const, Display, Expr, FunctionSummary, ModuleSummary, Ref
+from steplint.core.summary import Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm, ModuleSummary, Ref
 
 _MAX_DEPTH = 16
 
@@ -94,6 +94,10 @@ class DurabilityJudge:
             if expr.value is None or type(expr.value) in (bool, int, float, complex, str, bytes):
                 return DURABLE
             return not_durable("Ellipsis") if expr.value is Ellipsis else UNKNOWN
+        if isinstance(expr, LambdaForm):
+            return not_durable("a lambda")
+        if isinstance(expr, Comprehension):
+            return not_durable(_DISPLAYS.get(expr.kind, "a comprehension's value") if expr.kind != "generator" else "a generator")
         if isinstance(expr, Display):
             if expr.kind == "tuple":
                 return combine(self.value(module, scope, item, depth + 1) for item in expr.items)

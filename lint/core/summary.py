@@ -83,13 +83,262 @@ class Const:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Display:
-    """A list/dict/set/tuple display, a comprehension, a lambda, or anything else."""
+    """A list/dict/set/tuple display, a comprehension, a lambda, or anything else.
+
+    ``span`` is set where the display makes a new object (the value-flow
+    analysis allocates one per place); annotation forms leave it None.
+    For a dict, ``items`` are the values and ``keys`` their keys (None for ``**x``).
+    """
 
     kind: str  # "list", "dict", "set", "tuple", "comprehension", "lambda", "other"
     items: tuple["Expr", ...] = ()
+    span: "Span | None" = None
+    keys: tuple["Expr | None", ...] = ()
 
 
-Expr = Union[Ref, CallExpr, Subscript, UnionExpr, Const, Display]
+@dataclass(slots=True, unsafe_hash=True)
+class Attr:
+    """``base.attr`` where ``base`` is not a dotted name (``make().send``, ``items[0].run``)."""
+
+    base: "Expr"
+    attr: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class SliceForm:
+    """``lower:upper:step`` inside a subscript."""
+
+    lower: "Expr | None"
+    upper: "Expr | None"
+    step: "Expr | None"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Starred:
+    value: "Expr"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Await:
+    value: "Expr"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Choice:
+    """A value that is one of ``items`` (``a if t else b``, ``a or b``); ``effects`` are evaluated only for their calls."""
+
+    items: tuple["Expr", ...]
+    effects: tuple["Expr", ...] = ()
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Walrus:
+    """``name := value``, binding ``name`` in the enclosing function."""
+
+    name: str
+    value: "Expr"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class YieldForm:
+    value: "Expr | None"
+    delegate: bool  # ``yield from``
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class BinOpForm:
+    """``left + right`` (a concatenation of sequences, or an unknown number)."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Opaque:
+    """A value the analysis does not model (a comparison, an f-string...); ``parts`` are evaluated for their calls."""
+
+    parts: tuple["Expr", ...] = ()
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class LambdaForm:
+    """A lambda: its body is the function ``qualname`` of the module (``outer.<lambda1>``)."""
+
+    qualname: str
+    span: "Span"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Generator:
+    """``for target in iter if cond ...`` inside a comprehension."""
+
+    target: "TargetForm"
+    iter: "Expr"
+    conditions: tuple["Expr", ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Comprehension:
+    """``[elt for ...]``, ``{key: elt for ...}``, ``(elt for ...)``: a new container (a generator for ``(...)``)."""
+
+    kind: str  # "list", "set", "dict", "generator"
+    elt: "Expr"
+    key: "Expr | None"
+    generators: tuple[Generator, ...]
+    span: "Span"
+
+
+Expr = Union[
+    Ref, CallExpr, Subscript, UnionExpr, Const, Display, Attr, SliceForm, Starred, Await, Choice, Walrus,
+    YieldForm, BinOpForm, Opaque, LambdaForm, Comprehension,
+]
+
+
+# --- assignment targets ------------------------------------------------------------
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class NameTarget:
+    name: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class AttrTarget:
+    base: "Expr"
+    attr: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class ItemTarget:
+    base: "Expr"
+    index: "Expr"
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class UnpackTarget:
+    """``a, *b, c``: ``star`` is the position of the starred item, or -1."""
+
+    items: tuple["TargetForm", ...]
+    star: int = -1
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class OtherTarget:
+    """A target the analysis does not follow (``f().x[i:j]``...): evaluated for its calls only."""
+
+    parts: tuple["Expr", ...] = ()
+
+
+TargetForm = Union[NameTarget, AttrTarget, ItemTarget, UnpackTarget, OtherTarget]
+
+
+# --- statements, in order: what the value-flow analysis runs ------------------------
+
+
+@dataclass(slots=True)
+class AssignStmt:
+    targets: tuple[TargetForm, ...]
+    value: Expr
+
+
+@dataclass(slots=True)
+class AugAssignStmt:
+    target: TargetForm
+    op: str
+    value: Expr
+
+
+@dataclass(slots=True)
+class ExprStmt:
+    value: Expr
+
+
+@dataclass(slots=True)
+class ReturnStmt:
+    value: Expr | None
+
+
+@dataclass(slots=True)
+class IfStmt:
+    test: Expr
+    body: tuple["Stmt", ...]
+    orelse: tuple["Stmt", ...]
+
+
+@dataclass(slots=True)
+class LoopStmt:
+    """``for target in iter`` (``test`` None) or ``while test`` (``target`` and ``iter`` None)."""
+
+    target: TargetForm | None
+    iter: Expr | None
+    test: Expr | None
+    body: tuple["Stmt", ...]
+    orelse: tuple["Stmt", ...]
+
+
+@dataclass(slots=True)
+class WithStmt:
+    items: tuple[tuple[Expr, TargetForm | None], ...]
+    body: tuple["Stmt", ...]
+    is_async: bool
+
+
+@dataclass(slots=True)
+class TryStmt:
+    body: tuple["Stmt", ...]
+    handlers: tuple[tuple[Expr | None, str | None, tuple["Stmt", ...]], ...]
+    orelse: tuple["Stmt", ...]
+    final: tuple["Stmt", ...]
+
+
+@dataclass(slots=True)
+class DefStmt:
+    """``def``/``async def``: binds ``name`` to the function ``qualname`` (decorators and defaults run here)."""
+
+    name: str
+    qualname: str
+
+
+@dataclass(slots=True)
+class ClassStmt:
+    name: str
+    qualname: str
+
+
+@dataclass(slots=True)
+class ImportStmt:
+    """``import module`` (binds the head ``name`` to the top package) or ``import module as name``."""
+
+    module: str
+    name: str
+    binds_head: bool
+
+
+@dataclass(slots=True)
+class FromImportStmt:
+    """``from module import imported as name``; ``imported`` "*" for a star import; ``module`` already absolute."""
+
+    module: str
+    imported: str
+    name: str
+
+
+@dataclass(slots=True)
+class RaiseStmt:
+    value: Expr | None
+
+
+@dataclass(slots=True)
+class MatchStmt:
+    subject: Expr
+    cases: tuple[tuple[tuple[str, ...], Expr | None, tuple["Stmt", ...]], ...]  # captured names, guard, body
+
+
+Stmt = Union[
+    AssignStmt, AugAssignStmt, ExprStmt, ReturnStmt, IfStmt, LoopStmt, WithStmt, TryStmt, DefStmt, ClassStmt,
+    ImportStmt, FromImportStmt, RaiseStmt, MatchStmt,
+]
 
 
 # --- bindings and definitions ---------------------------------------------------
@@ -112,6 +361,9 @@ class Binding:
     value: Expr | None = None  # assign: the value
     annotation: Expr | None = None  # assign: ``X: TypeAlias = ...``
     is_type_alias: bool = False  # ``type X = ...`` or annotated ``TypeAlias``
+    #: Inside a branch, a loop, ``try``/``except`` or ``with`` of its scope: a later binding
+    #: does not surely replace it (``try: from agent_framework import step`` / ``except: step = None``).
+    conditional: bool = False
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -163,6 +415,10 @@ class FunctionSummary:
     bindings: dict[str, list[Binding]] = field(default_factory=dict)  # local scope
     declared_global: frozenset[str] = frozenset()
     loaded_names: frozenset[str] = frozenset()  # names read in this body (nested scopes included)
+    declared_nonlocal: frozenset[str] = frozenset()
+    body: tuple[Stmt, ...] = ()  # the statements, for the value-flow analysis
+    is_generator: bool = False  # its body yields
+    is_lambda: bool = False  # a lambda: ``calls`` stay with the function that holds it
 
 
 @dataclass(slots=True)
@@ -175,6 +431,7 @@ class ClassSummary:
     decorators: tuple[Expr, ...]
     parent: str | None = None  # enclosing function's qualname, if any
     body_names: frozenset[str] = frozenset()
+    body: tuple[Stmt, ...] = ()
 
 
 @dataclass(slots=True, unsafe_hash=True)

@@ -1,9 +1,17 @@
 """Build a ``ModuleSummary`` from source text in one pass over the syntax tree.
 
-The tree comes from ``steplint.source.reading``; this module only walks it. Calls are
-recorded in the innermost function that lexically contains them (lambdas and
-comprehensions belong to their function), with the context rules need: awaited,
-inside which enclosing calls' arguments, inside a comprehension.
+The tree comes from ``steplint.source.reading``; this module only walks it. It
+records, per function:
+
+- the calls rules judge (``CallSite``), in the innermost function that
+  lexically contains them (lambdas and comprehensions belong to their
+  function), with their context: awaited, inside which enclosing calls'
+  arguments, inside a comprehension or a lambda;
+- the bindings of each scope (what the project index resolves names with);
+- the statements in order, as small forms (``core.summary``'s statement
+  classes): what the value-flow analysis (``steplint.analysis.interpreter``)
+  runs. Lambdas become functions of their own (``outer.<lambda1>``) so that
+  values can flow through them.
 """
 
 from __future__ import annotations
@@ -13,29 +21,64 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
-from steplint.source.reading import ParsedSource
 from steplint.core.summary import (
+    AssignStmt,
+    Attr,
+    AttrTarget,
+    AugAssignStmt,
+    Await,
+    BinOpForm,
     Binding,
     CallExpr,
     CallSite,
+    Choice,
+    ClassStmt,
     ClassSummary,
+    Comprehension,
     Const,
+    DefStmt,
     Display,
     Expr,
+    ExprStmt,
+    FromImportStmt,
     FunctionSummary,
+    Generator,
+    IfStmt,
+    ImportStmt,
+    ItemTarget,
+    LambdaForm,
+    LoopStmt,
+    MatchStmt,
     ModuleSummary,
+    NameTarget,
+    Opaque,
+    OtherTarget,
     Param,
+    RaiseStmt,
     Ref,
+    ReturnStmt,
+    SliceForm,
     Span,
+    Starred,
+    Stmt,
     Subscript,
+    TargetForm,
+    TryStmt,
     UnionExpr,
+    UnpackTarget,
+    Walrus,
+    WithStmt,
+    YieldForm,
 )
+from steplint.source.reading import ParsedSource
 from steplint.summaries.suppression_comments import scan_suppressions
 
 MODULE_SCOPE = "<module>"
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_COMPREHENSION_KINDS = {ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator", ast.DictComp: "dict"}
 _TYPE_ALIAS = getattr(ast, "TypeAlias", None)
+_OPERATORS = {ast.Add: "+", ast.BitOr: "|", ast.Mult: "*"}
 
 
 def summarize(parsed: ParsedSource, path: str, module: str, is_package: bool) -> ModuleSummary:
@@ -50,7 +93,7 @@ def summarize(parsed: ParsedSource, path: str, module: str, is_package: bool) ->
 
 
 class _Scope:
-    __slots__ = ("function", "bindings", "order", "qualname", "locals_")
+    __slots__ = ("function", "bindings", "order", "qualname", "locals_", "statements", "lambdas")
 
     def __init__(self, function: FunctionSummary | None, bindings: dict[str, list[Binding]], qualname: str):
         self.function = function
@@ -58,6 +101,8 @@ class _Scope:
         self.order = 0
         self.qualname = qualname
         self.locals_: set[str] = set()
+        self.statements: list[Stmt] = []
+        self.lambdas = 0
 
 
 class _Positions:
@@ -102,9 +147,11 @@ class _Builder:
         self.binding_stack: list[_Scope] = []
         self.class_stack: list[str] = []
         self.loaded: list[set[str]] = []
+        self.conditional = 0  # how many branches, loops, try or with blocks of the scope we are in
+        self.lambda_names: dict[int, str] = {}
         # Nothing here refers back to the builder: the tree is freed as soon as the summary is made.
         self.span = _Positions(parsed).span
-        self.forms = _Forms(self.span)
+        self.forms = _Forms(self.span, sited=True, lambda_names=self.lambda_names)
         # Assignment and parameter annotations keep their forms without spans (as ``to_expr`` gives them).
         self.annotation_forms = _Forms(_no_span, self.forms.shared)
 
@@ -116,6 +163,7 @@ class _Builder:
         self.binding_stack.append(module_scope)
         self.loaded.append(set())
         self._statements(tree.body)
+        self.module_function.body = tuple(module_scope.statements)
         self.summary.functions.insert(0, self.module_function)
         self.summary.star_imports = tuple(self.star_imports)
 
@@ -133,7 +181,7 @@ class _Builder:
     def bind(self, name: str, kind: str, line: int, **fields: object) -> None:
         scope = self.binding_stack[-1]
         scope.order += 1
-        binding = Binding(kind=kind, order=scope.order, line=line, **fields)  # type: ignore[arg-type]
+        binding = Binding(kind=kind, order=scope.order, line=line, conditional=self.conditional > 0, **fields)  # type: ignore[arg-type]
         scope.bindings.setdefault(name, []).append(binding)
         scope.locals_.add(name)
 
@@ -149,9 +197,52 @@ class _Builder:
         else:
             self.visit(target)
 
+    def target_form(self, target: ast.AST) -> TargetForm:
+        """The assignment target's form (its sub-expressions' calls are recorded by ``bind_target``)."""
+        kind = type(target)
+        if kind is ast.Name:
+            return NameTarget(target.id)
+        if kind is ast.Attribute:
+            return AttrTarget(self.forms.of(target.value), target.attr)
+        if kind is ast.Subscript:
+            return ItemTarget(self.forms.of(target.value), self.forms.of(target.slice))
+        if kind is ast.Tuple or kind is ast.List:
+            star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), -1)
+            items = tuple(self.target_form(e.value if isinstance(e, ast.Starred) else e) for e in target.elts)
+            return UnpackTarget(items, star)
+        if kind is ast.Starred:
+            return UnpackTarget((self.target_form(target.value),), 0)
+        return OtherTarget((self.forms.of(target),) if isinstance(target, ast.expr) else ())
+
     def qualname(self, name: str) -> str:
         prefix = self.binding_stack[-1].qualname
         return f"{prefix}.{name}" if prefix else name
+
+    def emit(self, statement: Stmt) -> None:
+        self.binding_stack[-1].statements.append(statement)
+
+    @contextmanager
+    def _conditionally(self) -> Iterator[None]:
+        self.conditional += 1
+        try:
+            yield
+        finally:
+            self.conditional -= 1
+
+    def block(self, body: list[ast.stmt], conditional: bool = True) -> tuple[Stmt, ...]:
+        """The statements of a nested block, in their own list (the scope's bindings are shared)."""
+        scope = self.binding_stack[-1]
+        saved = scope.statements
+        scope.statements = []
+        try:
+            if conditional:
+                with self._conditionally():
+                    self._statements(body)
+            else:
+                self._statements(body)
+            return tuple(scope.statements)
+        finally:
+            scope.statements = saved
 
     # --- statements ---------------------------------------------------------
 
@@ -160,94 +251,141 @@ class _Builder:
             self.statement(statement)
 
     def statement(self, node: ast.stmt) -> None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self.function_def(node)
-        elif isinstance(node, ast.ClassDef):
-            self.class_def(node)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
+        kind = type(node)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            self.function_def(node)  # type: ignore[arg-type]
+        elif kind is ast.ClassDef:
+            self.class_def(node)  # type: ignore[arg-type]
+        elif kind is ast.Import:
+            for alias in node.names:  # type: ignore[attr-defined]
                 if alias.asname:
                     self.bind(alias.asname, "import", node.lineno, target=alias.name)
+                    self.emit(ImportStmt(alias.name, alias.asname, False))
                 else:
                     head = alias.name.split(".", 1)[0]
                     self.bind(head, "import", node.lineno, target=head)
-        elif isinstance(node, ast.ImportFrom):
-            self.import_from(node)
-        elif isinstance(node, ast.Assign):
-            value = self.expression(node.value, sink=_stored_name(node.targets[-1]))
-            for target in node.targets:
+                    self.emit(ImportStmt(alias.name, head, True))
+        elif kind is ast.ImportFrom:
+            self.import_from(node)  # type: ignore[arg-type]
+        elif kind is ast.Assign:
+            value = self.expression(node.value, sink=_stored_name(node.targets[-1]))  # type: ignore[attr-defined]
+            targets = []
+            for target in node.targets:  # type: ignore[attr-defined]
                 self.bind_target(target, value)
-        elif isinstance(node, ast.AnnAssign):
-            annotation = self.annotation_forms.of(node.annotation)
-            self.visit(node.annotation, record=False)
-            value = self.expression(node.value, sink=_stored_name(node.target)) if node.value is not None else None
-            if node.value is not None or not self.class_stack or self.binding_stack[-1].function is not None:
-                self.bind_target(node.target, value, annotation)
-        elif isinstance(node, ast.AugAssign):
-            self.visit(node.value, sink=_stored_name(node.target))
-            self.visit(node.target)
-        elif _TYPE_ALIAS is not None and isinstance(node, _TYPE_ALIAS):
+                targets.append(self.target_form(target))
+            self.emit(AssignStmt(tuple(targets), value))
+        elif kind is ast.AnnAssign:
+            annotation = self.annotation_forms.of(node.annotation)  # type: ignore[attr-defined]
+            self.visit(node.annotation, record=False)  # type: ignore[attr-defined]
+            value = None
+            if node.value is not None:  # type: ignore[attr-defined]
+                value = self.expression(node.value, sink=_stored_name(node.target))  # type: ignore[attr-defined]
+            if node.value is not None or not self.class_stack or self.binding_stack[-1].function is not None:  # type: ignore[attr-defined]
+                self.bind_target(node.target, value, annotation)  # type: ignore[attr-defined]
+            if value is not None:
+                self.emit(AssignStmt((self.target_form(node.target),), value))  # type: ignore[attr-defined]
+        elif kind is ast.AugAssign:
+            value = self.expression(node.value, sink=_stored_name(node.target))  # type: ignore[attr-defined]
+            self.visit(node.target)  # type: ignore[attr-defined]
+            op = _OPERATORS.get(type(node.op), "?")  # type: ignore[attr-defined]
+            self.emit(AugAssignStmt(self.target_form(node.target), op, value))  # type: ignore[attr-defined]
+        elif _TYPE_ALIAS is not None and kind is _TYPE_ALIAS:
             value = self.annotation_forms.of(node.value)  # type: ignore[attr-defined]
             self.visit(node.value, record=False)  # type: ignore[attr-defined]
             self.bind(node.name.id, "assign", node.lineno, value=value, is_type_alias=True)  # type: ignore[attr-defined]
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
-            self.visit(node.iter)
-            self.bind_target(node.target)
-            self._statements(node.body)
-            self._statements(node.orelse)
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                context = self.expression(item.context_expr)
-                if isinstance(item.optional_vars, ast.Name):
-                    self.bind(item.optional_vars.id, "with", node.lineno, value=context)
-                elif item.optional_vars is not None:
-                    self.bind_target(item.optional_vars)
-            self._statements(node.body)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        elif kind is ast.For or kind is ast.AsyncFor:
+            iterated = self.expression(node.iter)  # type: ignore[attr-defined]
+            with self._conditionally():
+                self.bind_target(node.target)  # type: ignore[attr-defined]
+            target = self.target_form(node.target)  # type: ignore[attr-defined]
+            body = self.block(node.body)  # type: ignore[attr-defined]
+            orelse = self.block(node.orelse)  # type: ignore[attr-defined]
+            self.emit(LoopStmt(target, iterated, None, body, orelse))
+        elif kind is ast.While:
+            test = self.expression(node.test)  # type: ignore[attr-defined]
+            body = self.block(node.body)  # type: ignore[attr-defined]
+            orelse = self.block(node.orelse)  # type: ignore[attr-defined]
+            self.emit(LoopStmt(None, None, test, body, orelse))
+        elif kind is ast.If:
+            test = self.expression(node.test)  # type: ignore[attr-defined]
+            body = self.block(node.body)  # type: ignore[attr-defined]
+            orelse = self.block(node.orelse)  # type: ignore[attr-defined]
+            self.emit(IfStmt(test, body, orelse))
+        elif kind is ast.With or kind is ast.AsyncWith:
+            items = []
+            with self._conditionally():
+                for item in node.items:  # type: ignore[attr-defined]
+                    context = self.expression(item.context_expr)
+                    target = None
+                    if isinstance(item.optional_vars, ast.Name):
+                        self.bind(item.optional_vars.id, "with", node.lineno, value=context)
+                        target = NameTarget(item.optional_vars.id)
+                    elif item.optional_vars is not None:
+                        self.bind_target(item.optional_vars)
+                        target = self.target_form(item.optional_vars)
+                    items.append((context, target))
+            body = self.block(node.body)  # type: ignore[attr-defined]
+            self.emit(WithStmt(tuple(items), body, kind is ast.AsyncWith))
+        elif kind is ast.Try or kind.__name__ == "TryStar":
+            body = self.block(node.body)  # type: ignore[attr-defined]
+            handlers = []
+            for handler in node.handlers:  # type: ignore[attr-defined]
+                kind_form = self.expression(handler.type) if handler.type is not None else None
+                if handler.name:
+                    with self._conditionally():
+                        self.bind(handler.name, "assign", handler.lineno)
+                handlers.append((kind_form, handler.name, self.block(handler.body)))
+            orelse = self.block(node.orelse)  # type: ignore[attr-defined]
+            final = self.block(node.finalbody)  # type: ignore[attr-defined]
+            self.emit(TryStmt(body, tuple(handlers), orelse, final))
+        elif kind is ast.Expr:
+            self.emit(ExprStmt(self.expression(node.value)))  # type: ignore[attr-defined]
+        elif kind is ast.Return:
+            value = self.expression(node.value) if node.value is not None else None  # type: ignore[attr-defined]
+            self.emit(ReturnStmt(value))
+        elif kind is ast.Raise:
+            value = self.expression(node.exc) if node.exc is not None else None  # type: ignore[attr-defined]
+            if node.cause is not None:  # type: ignore[attr-defined]
+                self.visit(node.cause)  # type: ignore[attr-defined]
+            self.emit(RaiseStmt(value))
+        elif kind is ast.Global or kind is ast.Nonlocal:
             scope = self.binding_stack[-1]
-            if scope.function is not None and isinstance(node, ast.Global):
-                scope.function.declared_global = scope.function.declared_global | frozenset(node.names)
-        else:
-            self.compound_or_simple(node)
-
-    def compound_or_simple(self, node: ast.stmt) -> None:
-        for field_name, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                if value and isinstance(value[0], ast.stmt):
-                    self._statements(value)  # type: ignore[arg-type]
+            if scope.function is not None and scope.function is not self.module_function:
+                names = frozenset(node.names)  # type: ignore[attr-defined]
+                if kind is ast.Global:
+                    scope.function.declared_global = scope.function.declared_global | names
                 else:
-                    for item in value:
-                        self.child(item)
-            elif isinstance(value, ast.AST):
-                self.child(value)
+                    scope.function.declared_nonlocal = scope.function.declared_nonlocal | names
+        elif kind.__name__ == "Match":
+            self.match(node)
+        elif kind is ast.Delete:
+            for target in node.targets:  # type: ignore[attr-defined]
+                self.visit(target)
+        else:  # assert, pass, break, continue: their expressions' calls still count
+            for value in ast.iter_child_nodes(node):
+                if isinstance(value, ast.expr):
+                    self.emit(ExprStmt(self.expression(value)))
 
-    def child(self, node: ast.AST) -> None:
-        if isinstance(node, ast.expr):
-            self.visit(node)
-        elif isinstance(node, ast.excepthandler):
-            if node.type is not None:
-                self.visit(node.type)
-            if node.name:
-                self.bind(node.name, "assign", node.lineno)
-            self._statements(node.body)
-        elif isinstance(node, ast.stmt):
-            self.statement(node)
-        elif type(node).__name__ == "match_case":
-            self.pattern(node.pattern)  # type: ignore[attr-defined]
-            if node.guard is not None:  # type: ignore[attr-defined]
-                self.visit(node.guard)  # type: ignore[attr-defined]
-            self._statements(node.body)  # type: ignore[attr-defined]
-        else:
-            for sub in ast.iter_child_nodes(node):
-                self.child(sub)
+    def match(self, node: ast.stmt) -> None:
+        subject = self.expression(node.subject)  # type: ignore[attr-defined]
+        cases = []
+        for case in node.cases:  # type: ignore[attr-defined]
+            with self._conditionally():
+                captured = self.pattern(case.pattern)
+            guard = self.expression(case.guard) if case.guard is not None else None
+            cases.append((captured, guard, self.block(case.body)))
+        self.emit(MatchStmt(subject, tuple(cases)))
 
-    def pattern(self, node: ast.AST) -> None:
+    def pattern(self, node: ast.AST) -> tuple[str, ...]:
+        captured = []
         for sub in ast.walk(node):
             name = getattr(sub, "name", None) or getattr(sub, "rest", None)
             if isinstance(name, str):
                 self.bind(name, "assign", getattr(sub, "lineno", 0))
+                captured.append(name)
             if isinstance(sub, ast.expr):
                 self.visit(sub)
+        return tuple(captured)
 
     def import_from(self, node: ast.ImportFrom) -> None:
         base = resolve_relative(self.summary.module, self.summary.is_package, node.module, node.level)
@@ -257,8 +395,10 @@ class _Builder:
             if alias.name == "*":
                 if len(self.binding_stack) == 1:
                     self.star_imports.append(base)
+                self.emit(FromImportStmt(base, "*", "*"))
                 continue
             self.bind(alias.asname or alias.name, "import", node.lineno, target=base, imported_name=alias.name)
+            self.emit(FromImportStmt(base, alias.name, alias.asname or alias.name))
 
     def function_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         # Decorators, defaults and annotations run in the enclosing scope.
@@ -279,27 +419,34 @@ class _Builder:
             parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
         )
         self.bind(node.name, "def", node.lineno, target=qualname)
+        self.emit(DefStmt(node.name, qualname))
         self.summary.functions.append(function)
-        scope = _Scope(function, function.bindings, f"{qualname}.<locals>")
+        self._function_body(function, params, lambda: self._statements(node.body))
+        function.is_generator = _yields(node)
+
+    def _function_body(self, function: FunctionSummary, params: tuple[Param, ...], walk) -> None:  # noqa: ANN001
+        scope = _Scope(function, function.bindings, f"{function.qualname}.<locals>")
         for param in params:
             scope.locals_.add(param.name)
             scope.order += 1
             function.bindings.setdefault(param.name, []).append(Binding("param", scope.order, param.span.line))
         self.function_stack.append(scope)
         self.binding_stack.append(scope)
-        saved_classes = self.class_stack
-        self.class_stack = []
+        saved_classes, saved_conditional = self.class_stack, self.conditional
+        self.class_stack, self.conditional = [], 0
         self.loaded.append(set())
         try:
-            self._statements(node.body)
+            walk()
         finally:
             loaded = self.loaded.pop()
-            self.class_stack = saved_classes
+            self.class_stack, self.conditional = saved_classes, saved_conditional
             self.binding_stack.pop()
             self.function_stack.pop()
+        function.body = tuple(scope.statements)
         function.loaded_names = frozenset(loaded)
         # A name read here and not bound here is free: the enclosing scope reads it too.
-        self.loaded[-1].update(loaded - scope.locals_)
+        free = loaded - scope.locals_ if not function.declared_nonlocal else loaded - (scope.locals_ - function.declared_nonlocal)
+        self.loaded[-1].update(free)
 
     def _directly_in_class(self) -> bool:
         return bool(self.class_stack) and self.binding_stack[-1].function is None
@@ -311,6 +458,7 @@ class _Builder:
         qualname = self.qualname(node.name)
         enclosing = self.function_stack[-1]
         self.bind(node.name, "class", node.lineno, target=qualname)
+        self.emit(ClassStmt(node.name, qualname))
         body_names = set()
         for statement in node.body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -319,26 +467,28 @@ class _Builder:
                 body_names.add(statement.target.id)
             elif isinstance(statement, ast.Assign):
                 body_names.update(t.id for t in statement.targets if isinstance(t, ast.Name))
-        self.summary.classes.append(
-            ClassSummary(
-                qualname=qualname,
-                name=node.name,
-                span=self.def_span(node),
-                bases=bases,
-                keywords=keywords,
-                decorators=decorators,
-                parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
-                body_names=frozenset(body_names),
-            )
+        cls = ClassSummary(
+            qualname=qualname,
+            name=node.name,
+            span=self.def_span(node),
+            bases=bases,
+            keywords=keywords,
+            decorators=decorators,
+            parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
+            body_names=frozenset(body_names),
         )
+        self.summary.classes.append(cls)
         class_scope = _Scope(None, {}, qualname)
         self.binding_stack.append(class_scope)
         self.class_stack.append(qualname)
+        saved_conditional, self.conditional = self.conditional, 0
         try:
             self._statements(node.body)
         finally:
+            self.conditional = saved_conditional
             self.class_stack.pop()
             self.binding_stack.pop()
+        cls.body = tuple(class_scope.statements)
 
     def parameters(self, args: ast.arguments) -> tuple[Param, ...]:
         params: list[Param] = []
@@ -370,14 +520,52 @@ class _Builder:
             default_span=self.span(default) if default is not None else None,
         )
 
+    def lambda_function(self, node: ast.Lambda, where: "_Where") -> None:
+        """A lambda becomes a function of the module whose one statement is ``return body``.
+
+        Its calls stay recorded in the function that holds it (``in_lambda``), where the rules read them.
+        """
+        qualname = self.forms.lambda_qualname(node, self.binding_stack[-1])
+        holder = self.function_stack[-1]
+        params = self.parameters(node.args)  # defaults run here, in the enclosing scope
+        function = FunctionSummary(
+            qualname=qualname,
+            name="<lambda>",
+            span=self.span(node),
+            is_async=False,
+            decorators=(),
+            params=params,
+            parent=holder.function.qualname if holder.function is not self.module_function else None,
+            is_lambda=True,
+        )
+        self.summary.functions.append(function)
+        scope = _Scope(function, function.bindings, f"{qualname}.<locals>")
+        for param in params:
+            scope.locals_.add(param.name)
+            scope.order += 1
+            function.bindings.setdefault(param.name, []).append(Binding("param", scope.order, param.span.line))
+        self.binding_stack.append(scope)
+        self.loaded.append(set())
+        saved_conditional, self.conditional = self.conditional, 0
+        try:
+            value = self.expression(node.body, where=where.inside_lambda())
+        finally:
+            self.conditional = saved_conditional
+            loaded = self.loaded.pop()
+            self.binding_stack.pop()
+        function.body = (ReturnStmt(value),)
+        function.loaded_names = frozenset(loaded)
+        function.is_generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node.body))
+        self.loaded[-1].update(loaded - scope.locals_)
+
     # --- expressions -----------------------------------------------------------
 
-    def expression(self, node: ast.expr, record: bool = True, sink: str | None = None) -> Expr:
+    def expression(self, node: ast.expr, record: bool = True, sink: str | None = None, where: "_Where | None" = None) -> Expr:
         """Record the calls and name loads in ``node``; return its expression form.
 
         ``sink`` is the local name ``node``'s value is stored into, if any.
         """
-        self._visit(node, _RECORDED if record else _UNRECORDED, sink=sink)
+        self._visit(node, where if where is not None else (_RECORDED if record else _UNRECORDED), sink=sink)
         return self.forms.of(node)
 
     def visit(self, node: ast.expr, record: bool = True, sink: str | None = None) -> None:
@@ -419,13 +607,12 @@ class _Builder:
                     self._visit(node.elt, inside, sink=sink)
             return
         if kind is ast.Lambda:
-            inside = where.inside_lambda()
+            if where.record:
+                self.lambda_function(node, where)
+                return
             arguments = node.args
             for default in [*arguments.defaults, *[d for d in arguments.kw_defaults if d is not None]]:
                 self._visit(default, where)
-            names = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
-            with self._own_scope({arg.arg for arg in names if arg is not None}):
-                self._visit(node.body, inside)
             return
         if kind is ast.NamedExpr:
             self._visit(node.target, where)
@@ -456,6 +643,10 @@ class _Builder:
             self.loaded[-1].update(loaded - bound)
 
     def _call(self, node: ast.Call, where: "_Where", awaited: bool, sink: str | None) -> None:
+        if where.record:
+            # The callee's form is made before it is walked: name its lambdas first (``(lambda: f)()``).
+            for sub in _outer_lambdas(node.func):
+                self.forms.lambda_qualname(sub, self.binding_stack[-1])
         callee = self.forms.of(node.func)
         if where.record:
             self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
@@ -535,6 +726,30 @@ def _argument_names(node: ast.Call) -> tuple[str, ...]:
     return tuple(value.id for value in values if isinstance(value, ast.Name))
 
 
+def _outer_lambdas(node: ast.AST) -> Iterator[ast.Lambda]:
+    """The lambdas in an expression that are not inside another lambda of it."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.Lambda):
+            yield current
+            continue
+        stack.extend(ast.iter_child_nodes(current))
+
+
+def _yields(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function's own body (not a nested function's) holds a ``yield``."""
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(current))
+    return False
+
+
 # --- pure conversions ----------------------------------------------------------------
 
 
@@ -580,23 +795,36 @@ class _Forms:
 
     Each node's form is built once (``by_node``): the callee of each call in
     ``f()()()...`` contains the next one, so without it a chain of n calls
-    builds n*n/2 forms. Equal names, literals and displays without items are
-    one shared object (``shared``, which may serve several tables): forms are
-    immutable, and a summary pickles and loads each shared form once (a module
-    names ``str`` or ``step`` dozens of times).
+    builds n*n/2 forms. Equal names and literals are one shared object
+    (``shared``, which may serve several tables): forms are immutable, and a
+    summary pickles and loads each shared form once (a module names ``str`` or
+    ``step`` dozens of times). ``sited`` forms give each display the span where
+    it makes its object (the value-flow analysis allocates one per place);
+    annotation forms share their empty displays instead.
     """
 
-    __slots__ = ("span_of", "by_node", "shared")
+    __slots__ = ("span_of", "by_node", "shared", "sited", "lambda_names")
 
-    def __init__(self, span_of, shared: dict[object, Expr] | None = None):  # noqa: ANN001
+    def __init__(self, span_of, shared: dict[object, Expr] | None = None, sited: bool = False,  # noqa: ANN001
+                 lambda_names: dict[int, str] | None = None):
         self.span_of = span_of
         self.by_node: dict[int, Expr] = {}
         self.shared: dict[object, Expr] = {} if shared is None else shared
+        self.sited = sited
+        self.lambda_names = lambda_names if lambda_names is not None else {}
 
     def of(self, node: ast.AST) -> Expr:
         found = self.by_node.get(id(node))
         if found is None:
             found = self.by_node[id(node)] = self._build(node)
+        return found
+
+    def lambda_qualname(self, node: ast.Lambda, scope: _Scope) -> str:
+        found = self.lambda_names.get(id(node))
+        if found is None:
+            scope.lambdas += 1
+            name = f"<lambda{scope.lambdas}>"
+            found = self.lambda_names[id(node)] = f"{scope.qualname}.{name}" if scope.qualname else name
         return found
 
     def _build(self, node: ast.AST) -> Expr:
@@ -605,7 +833,7 @@ class _Forms:
             return self._ref(node.id)
         if kind is ast.Attribute:
             dotted = dotted_name(node)
-            return self._ref(dotted) if dotted is not None else self._display("other")
+            return self._ref(dotted) if dotted is not None else Attr(self.of(node.value), node.attr)
         if kind is ast.Constant:
             return self._const(node.value)
         if kind is ast.Call:
@@ -621,23 +849,54 @@ class _Forms:
             index = node.slice
             items = index.elts if type(index) is ast.Tuple else [index]
             return Subscript(self.of(node.value), tuple(self.of(i) for i in items))
-        if kind is ast.BinOp and type(node.op) is ast.BitOr:
-            return UnionExpr((self.of(node.left), self.of(node.right)))
-        if kind is ast.List or kind is ast.Tuple:
+        if kind is ast.Slice:
+            return SliceForm(*(self.of(part) if part is not None else None for part in (node.lower, node.upper, node.step)))
+        if kind is ast.BinOp:
+            if type(node.op) is ast.BitOr:
+                return UnionExpr((self.of(node.left), self.of(node.right)))
+            return BinOpForm(_OPERATORS.get(type(node.op), "?"), self.of(node.left), self.of(node.right))
+        if kind is ast.List or kind is ast.Tuple or kind is ast.Set:
             elements = node.elts
-            name = "list" if kind is ast.List else "tuple"
+            name = "list" if kind is ast.List else "tuple" if kind is ast.Tuple else "set"
+            if self.sited:
+                return Display(name, tuple(self.of(e) for e in elements), self.span_of(node))
             return Display(name, tuple(self.of(e) for e in elements)) if elements else self._display(name)
         if kind is ast.Dict:
+            if self.sited:
+                keys = tuple(self.of(k) if k is not None else None for k in node.keys)
+                return Display("dict", tuple(self.of(v) for v in node.values), self.span_of(node), keys)
             return self._display("dict")
-        if kind is ast.Set:
-            return self._display("set")
         if kind in _COMPREHENSIONS:
-            return self._display("comprehension")
+            if not self.sited:
+                return self._display("comprehension")
+            generators = tuple(
+                Generator(_target_form_of(self, g.target), self.of(g.iter), tuple(self.of(c) for c in g.ifs))
+                for g in node.generators
+            )
+            if kind is ast.DictComp:
+                return Comprehension("dict", self.of(node.value), self.of(node.key), generators, self.span_of(node))
+            return Comprehension(_COMPREHENSION_KINDS[kind], self.of(node.elt), None, generators, self.span_of(node))
         if kind is ast.Lambda:
-            return self._display("lambda")
+            qualname = self.lambda_names.get(id(node))
+            return LambdaForm(qualname, self.span_of(node)) if qualname is not None else self._display("lambda")
         if kind is ast.UnaryOp and type(node.operand) is ast.Constant:
             return self._const(node.operand.value)
-        return self._display("other")
+        if not self.sited:
+            return self._display("other")
+        if kind is ast.Await:
+            return Await(self.of(node.value))
+        if kind is ast.Starred:
+            return Starred(self.of(node.value))
+        if kind is ast.IfExp:
+            return Choice((self.of(node.body), self.of(node.orelse)), (self.of(node.test),))
+        if kind is ast.BoolOp:
+            return Choice(tuple(self.of(v) for v in node.values))
+        if kind is ast.NamedExpr:
+            return Walrus(node.target.id, self.of(node.value))
+        if kind is ast.Yield or kind is ast.YieldFrom:
+            return YieldForm(self.of(node.value) if node.value is not None else None, kind is ast.YieldFrom)
+        parts = tuple(self.of(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
+        return Opaque(parts) if parts else self._display("other")
 
     def _ref(self, dotted: str) -> Expr:
         found = self.shared.get(dotted)
@@ -661,6 +920,21 @@ class _Forms:
         if found is None:
             found = self.shared[key] = Const(value)
         return found
+
+
+def _target_form_of(forms: _Forms, target: ast.AST) -> TargetForm:
+    kind = type(target)
+    if kind is ast.Name:
+        return NameTarget(target.id)
+    if kind is ast.Tuple or kind is ast.List:
+        star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), -1)
+        items = tuple(_target_form_of(forms, e.value if isinstance(e, ast.Starred) else e) for e in target.elts)
+        return UnpackTarget(items, star)
+    if kind is ast.Attribute:
+        return AttrTarget(forms.of(target.value), target.attr)
+    if kind is ast.Subscript:
+        return ItemTarget(forms.of(target.value), forms.of(target.slice))
+    return OtherTarget()
 
 
 _SHARED_CONSTANTS = frozenset({type(None), bool, int, str, bytes, type(...)})
