@@ -11,15 +11,16 @@ from steplint.source.reading import UnreadableSource, parse_bytes, read_source
 from steplint.summaries.builder import summarize
 
 
-def summarize_source(data: bytes, path: str) -> ModuleSummary:
+def summarize_source(data: bytes, path: str, identity: tuple[str, bool] | None = None) -> ModuleSummary:
     """The summary of one file's bytes; never raises.
 
     Code nested deeper than the default recursion limit allows is summarized
     again on a deep stack (``steplint.core.deep_stack``), so a file CPython compiles is
     analyzed. Whatever still fails becomes the summary's error (STP900), with
-    the reason: the other files' findings do not depend on it.
+    the reason: the other files' findings do not depend on it. ``identity``
+    (module name, is a package) replaces the name the file's folders give it.
     """
-    module, is_package = module_of(path)
+    module, is_package = identity or module_of(path)
     try:
         try:
             with gc_pause.paused():
@@ -39,24 +40,27 @@ def _summarize(data: bytes, path: str, module: str, is_package: bool) -> ModuleS
     return summarize(parse_bytes(data, path), path, module, is_package)
 
 
-def summarize_path(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> ModuleSummary:
+def summarize_path(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE,
+                   identity: tuple[str, bool] | None = None) -> ModuleSummary:
     """The summary of the file at ``path``; never raises, never blocks (FIFOs and devices are not read).
 
     A file that cannot be read, or holds more than ``max_size`` bytes (None or
     0: no limit), is a summary with the reason as its error (STP900).
     """
-    return read_and_summarize(path, max_size)[1]
+    return read_and_summarize(path, max_size, identity)[1]
 
 
-def read_and_summarize(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tuple[bytes | None, ModuleSummary]:
+def read_and_summarize(
+    path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE, identity: tuple[str, bool] | None = None
+) -> tuple[bytes | None, ModuleSummary]:
     """The bytes read (None: they could not be) and their summary, as ``summarize_path`` makes it."""
     try:
         data = read_source(path, max_size)
     except UnreadableSource as exc:
-        return None, broken_summary(path, *module_of(path), str(exc))
+        return None, broken_summary(path, *(identity or module_of(path)), str(exc))
     except Exception as exc:  # e.g. a path the OS rejects outright
-        return None, broken_summary(path, *module_of(path), f"cannot read: {exc}")
-    return data, summarize_source(data, path)
+        return None, broken_summary(path, *(identity or module_of(path)), f"cannot read: {exc}")
+    return data, summarize_source(data, path, identity)
 
 
 def broken_summary(path: str, module: str, is_package: bool, reason: str) -> ModuleSummary:

@@ -1,0 +1,437 @@
+"""What the standard library's callables do with the values they are given, for the value-flow analysis.
+
+Only what moves values or calls them is modeled: ``functools.partial`` keeps
+its function, ``map`` and ``sorted(key=)`` call theirs, ``list(x)`` copies
+items, ``asyncio.gather`` and ``create_task`` run coroutines (in other tasks),
+``staticmethod``/``classmethod``/``property`` wrap methods, container methods
+store and read items. Any other outside callable returns a value of its own
+(``x()``) and calls nothing it is given: the analysis never guesses that an
+outside function calls back.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from steplint.analysis.values import (
+    ANY,
+    EMPTY,
+    ClassValue,
+    ONLY_UNKNOWN,
+    UNKNOWN,
+    BuiltinMethod,
+    ConstValue,
+    ContainerValue,
+    ContextManagerValue,
+    DescriptorValue,
+    ExternalValue,
+    FunctionValue,
+    PartialValue,
+    SuperValue,
+    Values,
+    bounded,
+    const,
+)
+
+from steplint.core.summary import Span
+
+
+class Session(Protocol):
+    """What the models ask of the interpreter's session (``steplint.analysis.interpreter.Session``)."""
+
+    id: int
+
+    def call_one(self, callee, args: list, kwargs: list, span: Span | None, frame) -> Values: ...  # noqa: ANN001
+    def unit_for(self, function, receiver, args: list, kwargs: list, frame): ...  # noqa: ANN001, ANN201
+    def iterate(self, values: Values, frame) -> Values: ...  # noqa: ANN001
+    def awaited(self, values: Values) -> Values: ...
+    def attribute(self, values: Values, name: str, frame) -> Values: ...  # noqa: ANN001
+    def item(self, bases: Values, keys: Values, frame) -> Values: ...  # noqa: ANN001
+    def read_cell(self, value, key: object) -> Values: ...  # noqa: ANN001
+    def read_all_cells(self, value) -> Values: ...  # noqa: ANN001
+    def write_cell(self, value, key: object, values: Values, frame, exact: bool = False) -> None: ...  # noqa: ANN001
+    def store_attribute(self, owner, name: str, values: Values, frame) -> None: ...  # noqa: ANN001
+    def store_item(self, base, keys: Values, values: Values, frame, exact: bool = False) -> None: ...  # noqa: ANN001
+    def _fields(self, container) -> set: ...  # noqa: ANN001
+
+#: Callables that run a coroutine in another task than the caller's, by full name (``X()`` is a value X made).
+SPAWNERS = frozenset({
+    "asyncio.gather", "asyncio.create_task", "asyncio.ensure_future", "asyncio.shield", "asyncio.as_completed",
+    "asyncio.wait", "asyncio.TaskGroup().create_task", "asyncio.get_running_loop().create_task",
+    "asyncio.get_event_loop().create_task", "asyncio.AbstractEventLoop().create_task",
+    "asyncio.BaseEventLoop().create_task",
+})
+_PRIVATE_ASYNCIO = ("asyncio.tasks.", "asyncio.taskgroups.", "asyncio.events.", "asyncio.base_events.")
+
+
+def public_asyncio_name(name: str) -> str:
+    """``asyncio.gather`` for any spelling of it (``asyncio.tasks.gather``)."""
+    for private in _PRIVATE_ASYNCIO:
+        if name.startswith(private):
+            return "asyncio." + name[len(private):]
+    return name
+
+
+def _args(args: list) -> list[Values]:
+    """Positional argument values; a ``*items`` argument stands for every item of ``items`` (as one value set)."""
+    return [value[1] if isinstance(value, tuple) else value for value in args]
+
+
+def _site(span: Span | None, frame: object, *extra: object) -> tuple:
+    if span is None:
+        return (frame.unit.module.path, "builtin", *extra)
+    return (frame.unit.module.path, span.line, span.col, *extra)
+
+
+def _new(session: Session, kind: str, span: Span | None, frame: object, items: Values, *extra: object) -> Values:
+    container = ContainerValue(kind, _site(span, frame, *extra), session.id)
+    session.write_cell(container, ANY, items, frame)
+    return frozenset({container})
+
+
+def call(session: Session, name: str, args: list, kwargs: list, span: Span | None, frame: object) -> Values | None:
+    """The result of calling the outside callable ``name``, or None when it is not modeled."""
+    name = public_asyncio_name(name)
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        return None
+    return handler(session, args, kwargs, span, frame)
+
+
+def _partial(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    if not positional:
+        return ONLY_UNKNOWN
+    partial = PartialValue(_site(span, frame), session.id)
+    session.write_cell(partial, ("#function",), positional[0], frame)
+    for index, values in enumerate(positional[1:]):
+        session.write_cell(partial, ("arg", index), values, frame)
+    session.write_cell(partial, ("#count",), const(len(positional) - 1), frame)
+    for key, values in kwargs:
+        if key != "**":
+            session.write_cell(partial, ("kwarg", key), values, frame)
+            session.write_cell(partial, ("#keys",), const(key), frame)
+    return frozenset({partial})
+
+
+def _first(args: list) -> Values:
+    positional = _args(args)
+    return positional[0] if positional else EMPTY
+
+
+def _identity(session, args, kwargs, span, frame):  # noqa: ANN001
+    """A decorator that returns the function it is given (``functools.lru_cache``, ``functools.wraps(f)``...)."""
+    return _first(args) or ONLY_UNKNOWN
+
+
+def _decorator_factory(session, args, kwargs, span, frame):  # noqa: ANN001
+    """``functools.wraps(f)``, ``functools.lru_cache(maxsize=...)``: a decorator that keeps what it decorates."""
+    return frozenset({ExternalValue("functools.wraps()")})
+
+
+def _descriptor(kind: str):
+    def make(session, args, kwargs, span, frame):  # noqa: ANN001
+        return frozenset(DescriptorValue(kind, v) for v in _first(args)) or ONLY_UNKNOWN
+
+    return make
+
+
+def _calls_each(session, function_values: Values, item_values: Values, span, frame) -> Values:  # noqa: ANN001
+    results: set = set()
+    for function in function_values:
+        results.update(session.call_one(function, [item_values], [], span, frame))
+    return frozenset(results)
+
+
+def _map(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    if not positional:
+        return ONLY_UNKNOWN
+    functions, iterables = positional[0], positional[1:]
+    items = frozenset().union(*(session.iterate(values, frame) for values in iterables)) if iterables else EMPTY
+    # ``map(items, f)`` is a mistake Python raises on; a function given in either place is still called.
+    if not any(isinstance(v, (FunctionValue,)) for v in functions):
+        for values in iterables:
+            if any(isinstance(v, FunctionValue) for v in values):
+                functions, items = values, session.iterate(positional[0], frame)
+                break
+    results = _calls_each(session, functions, items or ONLY_UNKNOWN, span, frame)
+    return _new(session, "list", span, frame, results or ONLY_UNKNOWN)
+
+
+def _filter(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    if len(positional) < 2:
+        return ONLY_UNKNOWN
+    items = session.iterate(positional[1], frame)
+    _calls_each(session, positional[0], items or ONLY_UNKNOWN, span, frame)
+    return _new(session, "list", span, frame, items)
+
+
+def _keyed(session, args, kwargs, span, frame):  # noqa: ANN001
+    """``sorted``, ``min``, ``max``: ``key=`` is called with the items; the result holds the items."""
+    positional = _args(args)
+    items = session.iterate(positional[0], frame) if positional else EMPTY
+    for key, values in kwargs:
+        if key == "key":
+            _calls_each(session, values, items or ONLY_UNKNOWN, span, frame)
+    return items
+
+
+def _sorted(session, args, kwargs, span, frame):  # noqa: ANN001
+    return _new(session, "list", span, frame, _keyed(session, args, kwargs, span, frame))
+
+
+def _min_max(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    if len(positional) > 1:
+        found = frozenset().union(*positional)
+        for key, values in kwargs:
+            if key == "key":
+                _calls_each(session, values, found, span, frame)
+        return found
+    return _keyed(session, args, kwargs, span, frame) or ONLY_UNKNOWN
+
+
+def _copy_of(kind: str):
+    def copy(session, args, kwargs, span, frame):  # noqa: ANN001
+        positional = _args(args)
+        items = session.iterate(positional[0], frame) if positional else EMPTY
+        return _new(session, kind, span, frame, items)
+
+    return copy
+
+
+def _dict(session, args, kwargs, span, frame):  # noqa: ANN001
+    container = ContainerValue("dict", _site(span, frame), session.id)
+    session.write_cell(container, ANY, EMPTY, frame)
+    for values in _args(args):
+        for other in values:
+            if isinstance(other, ContainerValue) and other.kind == "dict":
+                for key in session._fields(other):
+                    session.write_cell(container, key, session.read_cell(other, key), frame)
+    for key, values in kwargs:
+        session.write_cell(container, key if key != "**" else ANY, values, frame)
+    return frozenset({container})
+
+
+def _iter(session, args, kwargs, span, frame):  # noqa: ANN001
+    return _new(session, "iterator", span, frame, session.iterate(_first(args), frame))
+
+
+def _next(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    found = set(session.iterate(positional[0], frame)) if positional else set()
+    if len(positional) > 1:
+        found.update(positional[1])
+    return bounded(found) if found else ONLY_UNKNOWN
+
+
+def _enumerate(session, args, kwargs, span, frame):  # noqa: ANN001
+    items = session.iterate(_first(args), frame)
+    pair = ContainerValue("tuple", _site(span, frame, "pair"), session.id, 2)
+    session.write_cell(pair, 0, ONLY_UNKNOWN, frame)
+    session.write_cell(pair, 1, items, frame)
+    return _new(session, "iterator", span, frame, frozenset({pair}))
+
+
+def _zip(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    row = ContainerValue("tuple", _site(span, frame, "row"), session.id, len(positional))
+    for index, values in enumerate(positional):
+        session.write_cell(row, index, session.iterate(values, frame), frame)
+    return _new(session, "iterator", span, frame, frozenset({row}))
+
+
+def _getattr(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    if len(positional) < 2:
+        return ONLY_UNKNOWN
+    names = [v.value for v in positional[1] if isinstance(v, ConstValue) and isinstance(v.value, str)]
+    if len(names) != len(positional[1]):
+        return ONLY_UNKNOWN
+    found: set = set()
+    for attribute in names:
+        found.update(session.attribute(positional[0], attribute, frame))
+    if len(positional) > 2:
+        found.update(positional[2])
+    return bounded(found) if found else ONLY_UNKNOWN
+
+
+def _setattr(session, args, kwargs, span, frame):  # noqa: ANN001
+    positional = _args(args)
+    if len(positional) >= 3:
+        for name in positional[1]:
+            if isinstance(name, ConstValue) and isinstance(name.value, str):
+                for owner in positional[0]:
+                    session.store_attribute(owner, name.value, positional[2], frame)
+    return frozenset({ConstValue("NoneType", None)})
+
+
+def _super(session, args, kwargs, span, frame):  # noqa: ANN001
+    """``super()`` in a method: the class the method is defined in, and the method's first argument."""
+    unit = frame.unit
+    summary = unit.summary
+    if summary.class_qualname is None or not unit.params:
+        return ONLY_UNKNOWN
+    defining = ClassValue(summary_path(unit), summary.class_qualname, _class_frame(session, unit))
+    return frozenset(SuperValue(defining, receiver) for receiver in unit.params[0] if receiver is not UNKNOWN) or ONLY_UNKNOWN
+
+
+def summary_path(unit) -> str:  # noqa: ANN001
+    return unit.module.path
+
+
+def _class_frame(session, unit) -> int:  # noqa: ANN001
+    """The frame a method's class was made in: the method's own closure frame."""
+    function = unit.function
+    return function.frame if isinstance(function, FunctionValue) else 0
+
+
+def _gather(session, args, kwargs, span, frame):  # noqa: ANN001
+    """``asyncio.gather(*aws)``: every coroutine runs in a task of its own; awaiting gives their results."""
+    results: set = set()
+    for values in _args(args):
+        for value in values:
+            results.update(session.awaited(frozenset({value})))
+        for value in values:
+            if isinstance(value, ContainerValue):
+                results.update(session.awaited(session.read_all_cells(value)))
+    return _new(session, "gathered", span, frame, bounded(results) if results else ONLY_UNKNOWN)
+
+
+def _task(session, args, kwargs, span, frame):  # noqa: ANN001
+    """``create_task(coro)`` and friends: awaiting the task gives the coroutine's result."""
+    return _first(args) or ONLY_UNKNOWN
+
+
+def _run_callable(position: int):
+    """``asyncio.to_thread(f, *args)``, ``loop.run_in_executor(None, f, *args)``: ``f`` is called."""
+
+    def run(session, args, kwargs, span, frame):  # noqa: ANN001
+        positional = _args(args)
+        if len(positional) <= position:
+            return ONLY_UNKNOWN
+        results: set = set()
+        for function in positional[position]:
+            results.update(session.call_one(function, list(args[position + 1:]), kwargs, span, frame))
+        return bounded(results) if results else ONLY_UNKNOWN
+
+    return run
+
+
+def _context_manager(session, args, kwargs, span, frame):  # noqa: ANN001
+    """``@contextmanager``: calling the function makes a context manager whose value is what it yields."""
+    return frozenset({ExternalValue("contextlib.contextmanager()")}) if not _first(args) else frozenset(
+        {BuiltinMethod(v, "#contextmanager") for v in _first(args)})
+
+
+_HANDLERS = {
+    "functools.partial": _partial,
+    "functools.wraps": _decorator_factory,
+    "functools.wraps()": _identity,
+    "functools.lru_cache": lambda s, a, k, sp, f: _identity(s, a, k, sp, f) if _args(a) else frozenset({ExternalValue("functools.wraps()")}),
+    "functools.cache": _identity,
+    "functools.cached_property": _descriptor("property"),
+    "functools.update_wrapper": lambda s, a, k, sp, f: _first(a) or ONLY_UNKNOWN,
+    "builtins.staticmethod": _descriptor("staticmethod"),
+    "builtins.classmethod": _descriptor("classmethod"),
+    "builtins.property": _descriptor("property"),
+    "builtins.map": _map,
+    "builtins.filter": _filter,
+    "builtins.sorted": _sorted,
+    "builtins.min": _min_max,
+    "builtins.max": _min_max,
+    "builtins.list": _copy_of("list"),
+    "builtins.tuple": _copy_of("tuple"),
+    "builtins.set": _copy_of("set"),
+    "builtins.frozenset": _copy_of("set"),
+    "builtins.reversed": _copy_of("iterator"),
+    "builtins.dict": _dict,
+    "builtins.iter": _iter,
+    "builtins.next": _next,
+    "builtins.enumerate": _enumerate,
+    "builtins.zip": _zip,
+    "builtins.getattr": _getattr,
+    "builtins.setattr": _setattr,
+    "builtins.super": _super,
+    "asyncio.gather": _gather,
+    "asyncio.create_task": _task,
+    "asyncio.ensure_future": _task,
+    "asyncio.shield": _task,
+    "asyncio.wait_for": _task,
+    "asyncio.TaskGroup().create_task": _task,
+    "asyncio.get_running_loop().create_task": _task,
+    "asyncio.get_event_loop().create_task": _task,
+    "asyncio.to_thread": _run_callable(0),
+    "asyncio.get_running_loop().run_in_executor": _run_callable(1),
+    "asyncio.get_event_loop().run_in_executor": _run_callable(1),
+    "contextlib.contextmanager": _context_manager,
+    "contextlib.asynccontextmanager": _context_manager,
+}
+
+
+# --- methods of containers and literals ------------------------------------------------------
+
+
+def container_method(session: Session, method: BuiltinMethod, args: list, kwargs: list, span: Span | None,
+                     frame: object) -> Values:
+    receiver, name = method.receiver, method.name
+    positional = _args(args)
+    if name == "#contextmanager":  # a ``@contextmanager`` function, called
+        units = [session.unit_for(receiver, None, args, kwargs, frame)] if isinstance(receiver, FunctionValue) else []
+        return frozenset(ContextManagerValue(u.id) for u in units if u is not None) or ONLY_UNKNOWN
+    if isinstance(receiver, DescriptorValue):
+        return frozenset({receiver})  # ``@prop.setter``: the property stays (its getter is what reads see)
+    if not isinstance(receiver, ContainerValue):
+        return ONLY_UNKNOWN
+    anykey = ANY
+    if name in ("append", "add") and positional:
+        session.write_cell(receiver, anykey, positional[0], frame)
+        return frozenset({ConstValue("NoneType", None)})
+    if name == "insert" and len(positional) > 1:
+        session.write_cell(receiver, anykey, positional[1], frame)
+        return frozenset({ConstValue("NoneType", None)})
+    if name in ("extend", "update") and positional or name == "update":
+        for values in positional:
+            for other in values:
+                if isinstance(other, ContainerValue) and other.kind == "dict" and receiver.kind == "dict":
+                    for key in session._fields(other):
+                        session.store_item(receiver, const(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
+                                           session.read_cell(other, key), frame, exact=True)
+                else:
+                    session.write_cell(receiver, anykey, session.iterate(frozenset({other}), frame), frame)
+        for key, values in kwargs:
+            if key != "**":
+                session.store_item(receiver, const(key), values, frame, exact=True)
+        return frozenset({ConstValue("NoneType", None)})
+    if name in ("get", "pop", "setdefault") and receiver.kind == "dict":
+        found = set(session.item(frozenset({receiver}), positional[0], frame)) if positional else set()
+        if len(positional) > 1:
+            found.update(positional[1])
+            if name == "setdefault":
+                session.store_item(receiver, positional[0], positional[1], frame)
+        return bounded(found) if found else ONLY_UNKNOWN
+    if name in ("pop", "copy") and receiver.kind in ("list", "set"):
+        items = session.read_all_cells(receiver)
+        return items if name == "pop" else _new(session, receiver.kind, span, frame, items)
+    if name == "values":
+        return _new(session, "iterator", span, frame, session.read_all_cells(receiver))
+    if name == "keys":
+        keys = frozenset().union(*(const(k) for k in session._fields(receiver) if not isinstance(k, tuple))) if receiver.kind == "dict" else EMPTY
+        return _new(session, "iterator", span, frame, keys or ONLY_UNKNOWN)
+    if name == "items" and receiver.kind == "dict":
+        pair = ContainerValue("tuple", _site(span, frame, "item"), session.id, 2)
+        keys = [const(k) for k in session._fields(receiver) if not isinstance(k, tuple)]
+        session.write_cell(pair, 0, frozenset().union(*keys) if keys else ONLY_UNKNOWN, frame)
+        session.write_cell(pair, 1, session.read_all_cells(receiver), frame)
+        return _new(session, "iterator", span, frame, frozenset({pair}))
+    if name == "copy" and receiver.kind == "dict":
+        return _dict(session, [frozenset({receiver})], [], span, frame)
+    if name == "sort":
+        for key, values in kwargs:
+            if key == "key":
+                _calls_each(session, values, session.read_all_cells(receiver) or ONLY_UNKNOWN, span, frame)
+        return frozenset({ConstValue("NoneType", None)})
+    return ONLY_UNKNOWN
+

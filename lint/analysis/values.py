@@ -1,0 +1,204 @@
+"""The abstract values of the value-flow analysis (``steplint.analysis.interpreter``).
+
+A name, an attribute, a container item or a return holds a *set* of these.
+Objects that have contents (instances, containers, partials) are identified by
+the place that makes them (``Site``) and the session that made them
+(``owner``): two instances of one class made at two places stay apart, and
+their contents live in the heap of the session that owns them.
+
+``UNKNOWN`` stands for anything the analysis does not follow; no finding is
+ever drawn from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import FrozenSet, Union
+
+#: Where an object is made: (module path, line, column), or a made-up place such as ("<self>", qualname).
+Site = tuple
+
+
+class _Unknown:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __reduce__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
+@dataclass(frozen=True, slots=True)
+class ConstValue:
+    """A literal small enough to key a dict or index a list: None, bool, int, float, str, bytes."""
+
+    kind: str  # the type's name: 1, 1.0 and True are equal in Python but not as keys here
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionValue:
+    """A function (or lambda) of the analyzed code; ``frame`` is the unit whose frame it closes over (0: none)."""
+
+    path: str
+    qualname: str
+    frame: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClassValue:
+    path: str
+    qualname: str
+    frame: int
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceValue:
+    cls: ClassValue
+    site: Site
+    owner: int
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleValue:
+    path: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoundMethod:
+    """``obj.method``: calling it passes ``receiver`` first."""
+
+    function: "Value"
+    receiver: "Value"
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerValue:
+    """A list, tuple, set or dict (or an iterator over one); ``length`` is known for displays, else -1."""
+
+    kind: str
+    site: Site
+    owner: int
+    length: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class PartialValue:
+    """``functools.partial(f, ...)``: the heap holds its function and arguments."""
+
+    site: Site
+    owner: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalValue:
+    """A name outside the analyzed code, by its dotted name; ``x()`` is a value that calling ``x`` made."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepValue:
+    """What MAF's ``step`` (kind "step") or ``workflow`` made, at a definition site (path, line, column)."""
+
+    kind: str
+    site: Site
+    function: "FunctionValue | None"
+
+
+@dataclass(frozen=True, slots=True)
+class StepFactoryValue:
+    """``step(name=..., replay_key=...)``: calling it with a function makes the step."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoroutineValue:
+    """The coroutine a call of an async function (or a step) made; awaiting it gives the call's result."""
+
+    callee: "Value"
+    site: Site
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratorValue:
+    """A generator a call made: iterating it gives what the call's unit yields."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class DescriptorValue:
+    """``staticmethod(f)``, ``classmethod(f)`` or ``property(f)`` in a class body."""
+
+    kind: str
+    function: "Value"
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinMethod:
+    """A method of a container or of a literal (``items.append``, ``d.get``)."""
+
+    receiver: "Value"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SuperValue:
+    """``super()`` in a method of ``cls``, bound to ``receiver``."""
+
+    cls: ClassValue
+    receiver: "Value"
+
+
+@dataclass(frozen=True, slots=True)
+class ContextManagerValue:
+    """A call of a ``contextlib.(async)contextmanager`` function: entering it gives what the generator yields."""
+
+    unit: int
+
+
+Value = Union[
+    _Unknown, ConstValue, FunctionValue, ClassValue, InstanceValue, ModuleValue, BoundMethod, ContainerValue,
+    PartialValue, ExternalValue, StepValue, StepFactoryValue, CoroutineValue, GeneratorValue, DescriptorValue,
+    BuiltinMethod, SuperValue, ContextManagerValue,
+]
+Values = FrozenSet[Value]
+
+#: The key of a container's items whose index or key is not a literal (``items.append(x)``); internal keys are tuples.
+ANY = ("#any",)
+
+EMPTY: Values = frozenset()
+ONLY_UNKNOWN: Values = frozenset({UNKNOWN})
+#: A set past this size keeps UNKNOWN and the first values in a stable order: precision is gone anyway.
+MAX_VALUES = 32
+_CONST_TYPES = (type(None), bool, int, float, str, bytes)
+
+
+def const(value: object) -> Values:
+    if type(value) in _CONST_TYPES and (not isinstance(value, (str, bytes)) or len(value) <= 200):
+        return frozenset({ConstValue(type(value).__name__, value)})
+    return ONLY_UNKNOWN
+
+
+def bounded(values: set | frozenset) -> Values:
+    if len(values) <= MAX_VALUES:
+        return frozenset(values)
+    kept = sorted(values, key=repr)[: MAX_VALUES - 1]
+    return frozenset([*kept, UNKNOWN])
+
+
+def holder_path(value: Value) -> str | None:
+    """The module file that defines a function, class or step value."""
+    if isinstance(value, (FunctionValue, ClassValue)):
+        return value.path
+    if isinstance(value, StepValue):
+        return value.site[0]
+    return None
