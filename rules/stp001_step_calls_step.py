@@ -3,7 +3,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterator
 
-from steplint.core.diagnostics import Diagnostic, Fix
+from steplint.analysis.flow import candidates, describe_callee, steps_among
+from steplint.core.diagnostics import ERROR, WARNING, Diagnostic, Fix
 from steplint.analysis.fix_builder import call_attribute, source_text
 from steplint.analysis.program import Analysis, Decorated
 from steplint.rules.base import Rule
@@ -103,22 +104,51 @@ async def wrapper(x: str) -> str:
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        flow = analysis.flow(module)
         for outer in analysis.steps_in(module):
             for owner, call in analysis.calls_in(outer):
-                inner = analysis.step_of(analysis.call_target(outer.module, owner, call))
-                if inner is None:
+                calls = flow.calls_at(outer.module, call.span)
+                inners = _steps(analysis, steps_among(calls))
+                if not inners:
                     continue
                 finding = analysis.diagnostic(
                     outer.module,
                     call.span,
                     StepCallsStep,
-                    f"step '{outer.display}' calls step '{inner.display}': on resume a cached "
-                    f"'{outer.display}' skips this call and shifts the call-order key of '{inner.display}'; "
-                    f"call '{inner.display}.__wrapped__(...)' to run it inline, call it from the workflow, "
-                    "or install steplint.runtime_shim in scoped mode",
-                    severity=analysis.nested_call_severity(inner),
+                    _message(outer, inners, candidates(calls), describe_callee(call.callee)),
+                    severity=max_severity(analysis.nested_call_severity(inner) for inner in inners),
                 )
-                yield replace(finding, fix=_inline_fix(analysis, outer.module, call, inner))
+                only = inners[0] if len(inners) == 1 and candidates(calls) == 1 else None
+                yield replace(finding, fix=_inline_fix(analysis, outer.module, call, only) if only else None)
+
+
+def _steps(analysis: Analysis, values) -> list[Decorated]:  # noqa: ANN001 - StepValues
+    found: dict[str, Decorated] = {}
+    for value in values:
+        step = analysis.step_for(value)
+        if step is not None:
+            found.setdefault(step.key, step)
+    return sorted(found.values(), key=lambda step: step.display)
+
+
+def _message(outer: Decorated, inners: list[Decorated], count: int, callee: str) -> str:
+    names = ", ".join(f"'{inner.display}'" for inner in inners)
+    first = inners[0].display
+    if count > 1 or len(inners) > 1:
+        noun = "step" if len(inners) == 1 else "steps"
+        calls = f"may call {noun} {names} (one of {count} values of {callee})" if len(inners) == 1 else (
+            f"may call {noun} {names} ({len(inners)} of the {count} values of {callee})")
+    else:
+        calls = f"calls step {names}"
+    return (
+        f"step '{outer.display}' {calls}: on resume a cached '{outer.display}' skips this call and shifts the "
+        f"call-order key of '{first}'; call '{first}.__wrapped__(...)' to run it inline, call it from the workflow, "
+        "or install steplint.runtime_shim in scoped mode"
+    )
+
+
+def max_severity(severities) -> str:  # noqa: ANN001 - an iterable of severities
+    return ERROR if ERROR in set(severities) else WARNING
 
 
 def _inline_fix(analysis: Analysis, module: ModuleSummary, call: CallSite, inner: Decorated) -> Fix | None:

@@ -4,7 +4,8 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.analysis.step_reach import StepReach
+from steplint.analysis.flow import candidates, describe_callee, function_of, is_plain_callable, unit_display, unit_qualified
+from steplint.analysis.values import StepValue
 from steplint.rules.base import Rule
 from steplint.core.summary import ModuleSummary
 
@@ -77,28 +78,39 @@ async def wrapper(x: str) -> str:
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        reach = analysis.service(StepReach)
+        flow = analysis.flow(module)
         for outer in analysis.steps_in(module):
             for owner, call in analysis.calls_in(outer):
-                target = analysis.call_target(outer.module, owner, call)
-                if not reach.plain_function(target) or _nested_in(target, outer):
+                calls = flow.calls_at(outer.module, call.span)
+                starts = [
+                    unit
+                    for callee, ids in calls.items()
+                    if is_plain_callable(callee)
+                    for unit in flow.units(ids)
+                    if not _nested_in(unit, outer)
+                ]
+                if not starts:
                     continue
-                found = reach.reach(target)  # type: ignore[arg-type]
+                found = flow.reach(starts, lambda unit, site, callee: _is_step(analysis, callee))
                 if found is None:
                     continue
-                inner = found.step
-                names = [outer.display, *(_display(t.name) for t in found.chain), inner.display]
+                inner = analysis.step_for(found.callee)  # type: ignore[arg-type]
+                assert inner is not None
+                helpers = [unit_display(unit) for unit in found.chain]
+                names = [outer.display, *helpers, inner.display]
                 qualified = [
                     f"{outer.module.module}.{_qualname(outer)}",
-                    *(f"{t.module.module}.{t.name}" for t in found.chain),  # type: ignore[union-attr]
+                    *(unit_qualified(unit) for unit in found.chain),
                     f"{inner.module.module}.{_qualname(inner)}",
                 ]
+                count = candidates(calls)
+                through = f" (through one of {count} values of {describe_callee(call.callee)})" if count > 1 else ""
                 yield analysis.diagnostic(
                     outer.module,
                     call.span,
                     StepReachesStep,
                     f"step '{outer.display}' reaches step '{inner.display}' through plain functions "
-                    f"({' -> '.join(names)}): on resume a cached '{outer.display}' skips the inner call and "
+                    f"({' -> '.join(names)}){through}: on resume a cached '{outer.display}' skips the inner call and "
                     f"shifts the call-order key of '{inner.display}'; call '{inner.display}.__wrapped__(...)' "
                     "in the helper, call the helper from the workflow, or install steplint.runtime_shim in scoped mode",
                     severity=analysis.nested_call_severity(inner),
@@ -106,15 +118,18 @@ async def wrapper(x: str) -> str:
                 )
 
 
-def _nested_in(target, outer) -> bool:  # noqa: ANN001
+def _is_step(analysis: Analysis, callee) -> bool:  # noqa: ANN001 - a value of the analysis
+    return isinstance(callee, StepValue) and callee.kind == "step" and analysis.step_for(callee) is not None
+
+
+def _nested_in(unit, outer) -> bool:  # noqa: ANN001
     """Functions defined inside the step's body are already checked as part of it (STP001)."""
-    body = outer.body
-    return body is not None and target.module is outer.module and target.name.startswith(f"{body.qualname}.<locals>.")
-
-
-def _display(qualname: str) -> str:
-    return qualname.replace(".<locals>", "")
+    body, function = outer.body, function_of(unit)
+    return (
+        body is not None and function is not None and function.path == outer.module.path
+        and function.qualname.startswith(f"{body.qualname}.<locals>.")
+    )
 
 
 def _qualname(item) -> str:  # noqa: ANN001 - a Decorated
-    return item.body.qualname if item.body is not None else item.display
+    return item.body.qualname.replace(".<locals>", "") if item.body is not None else item.display

@@ -74,8 +74,11 @@ class ProjectIndex:
         self.summaries: list[ModuleSummary] = []
         self._modules: dict[str, ModuleSummary] = {}
         self._paths: set[str] = set()
+        self.by_path: dict[str, ModuleSummary] = {}
         self._missing: set[str] = set()
         self._resolving: set[tuple[object, ...]] = set()
+        self._all_candidates = False  # ``resolve_all`` collects the other candidates of a name's first lookup
+        self._alternatives: list[Target] = []
         self._loader = loader
         self.functions: dict[tuple[str, str], FunctionSummary] = {}
         self.classes: dict[tuple[str, str], ClassSummary] = {}
@@ -90,6 +93,7 @@ class ProjectIndex:
         if summary.error is not None or summary.path in self._paths:
             return
         self._paths.add(summary.path)
+        self.by_path[summary.path] = summary
         self.summaries.append(summary)
         self._modules.setdefault(summary.module, summary)
         for function in summary.functions:
@@ -124,10 +128,38 @@ class ProjectIndex:
 
     def decorator_targets(self, module: ModuleSummary, function: FunctionSummary) -> Iterator[Target | None]:
         """Each decorator's target (for ``@d(...)``, the target of ``d``), resolved where it is evaluated."""
+        for candidates in self.decorator_candidates(module, function):
+            yield candidates[0] if candidates else None
+
+    def decorator_candidates(self, module: ModuleSummary, function: FunctionSummary) -> Iterator[list[Target]]:
+        """Each decorator's possible targets: a name bound in branches (``try: from agent_framework import
+        step`` / ``except ImportError: step = None``) may be any of them."""
         scope = self.function(module, function.parent)
         for decorator in function.decorators:
             callee = decorator.func if isinstance(decorator, CallExpr) else decorator
-            yield self.resolve(module, scope, callee)
+            yield self.resolve_all(module, scope, callee)
+
+    def resolve_all(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr) -> list[Target]:
+        """Every target a dotted ``Ref`` may have, the one ``resolve`` gives first."""
+        if not isinstance(expr, Ref):
+            return []
+        head, *rest = expr.dotted.split(".")
+        self._all_candidates = True
+        try:
+            first = self.lookup(module, scope, head)
+            heads = [first, *self._alternatives] if first is not None else list(self._alternatives)
+        finally:
+            self._all_candidates = False
+            self._alternatives = []
+        found: list[Target] = []
+        for target in heads:
+            for attribute in rest:
+                if target is None:
+                    break
+                target = self.attribute(target, attribute)
+            if target is not None and target not in found:
+                found.append(target)
+        return found
 
     def is_staticmethod(self, module: ModuleSummary, function: FunctionSummary) -> bool:
         return any(
@@ -184,7 +216,7 @@ class ProjectIndex:
                 break
             bindings = current.bindings.get(name)
             if bindings:
-                binding = _latest(bindings, before_order)
+                binding = self._chosen(module, current, name, bindings, before_order)
                 before_order = None
                 if binding is None:
                     return None
@@ -194,6 +226,24 @@ class ProjectIndex:
             before_order = None
             current = self.function(module, current.parent)
         return self.module_attribute(module, name, before_order)
+
+    def _chosen(
+        self, module: ModuleSummary, scope: FunctionSummary | None, name: str, bindings: list[Binding],
+        before_order: int | None,
+    ) -> Binding | None:
+        run = _branch_run(bindings, before_order)
+        chosen = _preferred(run)
+        if self._all_candidates and len(run) > 1:
+            self._all_candidates = False  # only the name asked for, not the names its bindings resolve through
+            try:
+                for binding in run:
+                    if binding is not chosen and binding.kind != "param":
+                        target = self._binding_target(module, scope, name, binding)
+                        if target is not None:
+                            self._alternatives.append(target)
+            finally:
+                self._all_candidates = True
+        return chosen
 
     def find_binding(
         self, module: ModuleSummary, scope: FunctionSummary | None, name: str
@@ -226,7 +276,7 @@ class ProjectIndex:
     def _module_attribute(self, module: ModuleSummary, name: str, before_order: int | None) -> Target | None:
         bindings = module.bindings.get(name)
         if bindings:
-            binding = _latest(bindings, before_order)
+            binding = self._chosen(module, None, name, bindings, before_order)
             if binding is not None:
                 return self._binding_target(module, None, name, binding)
         # Only a package has submodules: ``mod.py`` never makes ``mod.x`` importable.
@@ -401,6 +451,27 @@ class ProjectIndex:
                 target = self.resolve(owner_module, scope, base_ref)
                 if target is not None:
                     yield target
+
+
+def _branch_run(bindings: list[Binding], before_order: int | None) -> list[Binding]:
+    """The bindings a read may see: the last one not in a branch, and every binding in a branch after it."""
+    seen = [b for b in bindings if before_order is None or b.order < before_order]
+    run: list[Binding] = []
+    for binding in reversed(seen):
+        run.append(binding)
+        if not binding.conditional:
+            break
+    return list(reversed(run))
+
+
+def _preferred(run: list[Binding]) -> Binding | None:
+    """Of bindings made in branches, the first that defines or imports the name (the path taken when the
+    import works: ``try: import x`` / ``except ImportError: x = None``); else the last one."""
+    if len(run) > 1:
+        for binding in run:
+            if binding.conditional and binding.kind in ("import", "def", "class"):
+                return binding
+    return run[-1] if run else None
 
 
 def _latest(bindings: list[Binding], before_order: int | None) -> Binding | None:

@@ -58,6 +58,7 @@ from steplint.analysis.values import (
     Values,
     bounded,
     const,
+    stable_key,
 )
 from steplint.core.summary import (
     AssignStmt,
@@ -101,8 +102,9 @@ from steplint.core.summary import (
 )
 
 MAX_PASSES = 6
+MAX_CYCLE_ROUNDS = 4  # modules that import each other: rounds of their imports
 MAX_CONTEXTS = 8
-MAX_DEPTH = 48  # units on the stack: deeper calls use what the callee returned so far
+MAX_DEPTH = 24  # units on the stack: a deeper call runs after the stack unwinds, in the same pass
 MAX_UNITS = 20_000  # per session: past it, new calls are not followed (their result is unknown)
 MODULE_SCOPE = "<module>"
 _BUILTIN_NAMES = frozenset(dir(__builtins__) if isinstance(__builtins__, dict) is False else __builtins__) | {
@@ -129,9 +131,13 @@ class Unit:
     yields: set = field(default_factory=set)
     union_env: dict = field(default_factory=dict)  # name -> every value bound to it here (what closures see)
     env: dict = field(default_factory=dict)  # a module's names as they are now (at the end: its final state)
+    final_env: dict = field(default_factory=dict)  # a module's names as its last complete run left them
     #: call site span -> callee value -> the units that call ran (empty for calls not followed into code)
     site_calls: dict = field(default_factory=dict)
     edges: set = field(default_factory=set)  # callee values this unit calls (for the call graph)
+    #: call site span -> outside callable's name -> coroutines it was given (``asyncio.gather(*calls)``)
+    handed: dict = field(default_factory=dict)
+    caller: int = 0  # the unit whose call first ran this one
 
 
 class _Frame:
@@ -178,19 +184,112 @@ class Engine:
     # --- module states -----------------------------------------------------------
 
     def module_unit(self, module: ModuleSummary) -> Unit:
-        """The unit of ``module``'s body after its import (run now, in its own session, if it was not yet)."""
+        """The unit of ``module``'s body after its import (run now, in its own session, if it was not yet).
+
+        Modules that import each other are imported together, in rounds: each reads the others' names as
+        the last round left them, until no name changes. What a cycle gives does not depend on which of
+        its modules was asked for first.
+        """
         found = self.module_units.get(module.path)
         if found is not None:
             return found
-        session = Session(self, "import", module)
-        unit = session.new_unit(ModuleValue(module.path, module.module), module.functions[0], module, ())
-        self.module_units[module.path] = unit
-        self._importing.add(module.path)
-        try:
-            session.run([unit])
-        finally:
-            self._importing.discard(module.path)
-        return unit
+        members = self._component(module)
+        units = []
+        for member in members:
+            session = Session(self, "import", member)
+            unit = session.new_unit(ModuleValue(member.path, member.module), member.functions[0], member, ())
+            self.module_units[member.path] = unit
+            units.append(unit)
+        rounds = MAX_CYCLE_ROUNDS if len(members) > 1 else 1
+        for _ in range(rounds):
+            changed = False
+            for unit in units:
+                self._importing.add(unit.module.path)
+                try:
+                    unit.session.run([unit])
+                finally:
+                    self._importing.discard(unit.module.path)
+                if unit.env != unit.final_env:
+                    unit.final_env = dict(unit.env)
+                    changed = True
+            if not changed:
+                break
+        return self.module_units[module.path]
+
+    def module_env(self, module: ModuleSummary) -> dict:
+        """A module's names: as they are now while its body runs, else as its import (or the last round) left them."""
+        unit = self.module_units.get(module.path)
+        if unit is None:
+            unit = self.module_unit(module)
+        return unit.env if module.path in self._importing else unit.final_env
+
+    def _component(self, module: ModuleSummary) -> list[ModuleSummary]:
+        """The modules not yet imported that import ``module`` back (directly or not), it included, in name order."""
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[ModuleSummary] = []
+        on_stack: set[str] = set()
+        found: list[ModuleSummary] = [module]
+        counter = itertools.count()
+        # Tarjan's algorithm, without recursion: (module, its imports, next import to visit).
+        work = [(module, self._static_imports(module), 0)]
+        index[module.path] = low[module.path] = next(counter)
+        stack.append(module)
+        on_stack.add(module.path)
+        while work:
+            current, imports, position = work[-1]
+            if position < len(imports):
+                work[-1] = (current, imports, position + 1)
+                target = imports[position]
+                if target.path not in index:
+                    index[target.path] = low[target.path] = next(counter)
+                    stack.append(target)
+                    on_stack.add(target.path)
+                    work.append((target, self._static_imports(target), 0))
+                elif target.path in on_stack:
+                    low[current.path] = min(low[current.path], index[target.path])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent.path] = min(low[parent.path], low[current.path])
+            if low[current.path] == index[current.path]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member.path)
+                    component.append(member)
+                    if member.path == current.path:
+                        break
+                if any(m.path == module.path for m in component):
+                    found = component
+        return sorted(found, key=lambda m: (m.module, m.path))
+
+    def _static_imports(self, module: ModuleSummary) -> list[ModuleSummary]:
+        """The analyzed modules ``module``'s import runs, not yet imported themselves."""
+        names: list[str] = []
+        bodies = [module.functions[0].body, *(c.body for c in module.classes if c.parent is None)]
+        while bodies:
+            for statement in bodies.pop():
+                if isinstance(statement, ImportStmt):
+                    parts = statement.module.split(".")
+                    names.extend(".".join(parts[:cut]) for cut in range(1, len(parts) + 1))
+                elif isinstance(statement, FromImportStmt):
+                    names.append(statement.module)
+                    if statement.imported != "*":
+                        names.append(f"{statement.module}.{statement.imported}")
+                else:
+                    for block in _blocks(statement):
+                        bodies.append(block)
+        found: dict[str, ModuleSummary] = {}
+        for name in names:
+            loaded = self.load(name, module) if self._is_module_name(name, module) else None
+            if loaded is not None and loaded.path not in self.module_units and loaded.path != module.path:
+                found.setdefault(loaded.path, loaded)
+        return list(found.values())
+
+    def _is_module_name(self, name: str, origin: ModuleSummary) -> bool:
+        return bool(name) and all(part.isidentifier() for part in name.split("."))
 
     def load(self, name: str, origin: ModuleSummary) -> ModuleSummary | None:
         found = self.module_source(name, origin.module)
@@ -220,6 +319,7 @@ class Session:
         self.global_writes: dict[tuple[str, str], Values] = {}  # (module path, name) -> values ``global`` wrote
         self.stack: list[Unit] = []
         self.evaluated: set[int] = set()
+        self.pending: list[Unit] = []  # called past MAX_DEPTH: run next from the top of the stack
         self.changed = False
         self.created = 0
 
@@ -231,6 +331,8 @@ class Session:
             self.evaluated = set()
             for unit in roots:
                 self.evaluate(unit)
+                while self.pending:
+                    self.evaluate(self.pending.pop())
             if not self.changed:
                 return
 
@@ -264,6 +366,7 @@ class Session:
         if unit.id in self.evaluated or unit in self.stack:
             return
         if len(self.stack) >= MAX_DEPTH:
+            self.pending.append(unit)
             return
         self.evaluated.add(unit.id)
         self.stack.append(unit)
@@ -503,7 +606,7 @@ class Session:
         for cut in range(1, len(parts) + 1):  # ``import a.b.c`` imports a, a.b and a.b.c
             loaded = self.engine.load(".".join(parts[:cut]), origin)
             if loaded is not None:
-                self.engine.module_unit(loaded) if loaded.path not in self.engine._importing else None
+                self.engine.module_unit(loaded)
         if node.binds_head:
             head = self.engine.load(parts[0], origin)
             value: Value = ModuleValue(head.path, head.module) if head is not None else ExternalValue(parts[0])
@@ -813,9 +916,7 @@ class Session:
         return ONLY_UNKNOWN
 
     def module_state(self, module: ModuleSummary) -> dict:
-        if module.path in self.engine._importing and module.path in self.engine.module_units:
-            return self.engine.module_units[module.path].env  # an import cycle: the names bound so far
-        return self.engine.module_unit(module).env
+        return self.engine.module_env(module)
 
     def module_attribute(self, module: ModuleSummary, name: str, frame: _Frame | None, from_inside: bool = False) -> Values:
         state = self.module_state(module)
@@ -937,7 +1038,7 @@ class Session:
 
     def attribute(self, values: Values, name: str, frame: _Frame) -> Values:
         found: set = set()
-        for value in values:
+        for value in ordered(values):
             found.update(self.attribute_of(value, name, frame))
         return bounded(found) if found else EMPTY
 
@@ -1023,7 +1124,7 @@ class Session:
         found: list = []
         for position in range(len(summary.bases) if summary is not None else 0):
             values = self.read_cell(cls, ("#base", position))
-            found.extend(sorted((v for v in values if isinstance(v, (ClassValue, ExternalValue))), key=repr))
+            found.extend(ordered(frozenset(v for v in values if isinstance(v, (ClassValue, ExternalValue)))))
         return found
 
     def mro(self, cls: ClassValue, depth: int = 0) -> list:
@@ -1122,7 +1223,7 @@ class Session:
 
     def call(self, callees: Values, args: list, kwargs: list, span: Span | None, frame: _Frame) -> Values:
         found: set = set()
-        for callee in callees:
+        for callee in ordered(callees):
             found.update(self.call_one(callee, args, kwargs, span, frame))
         return bounded(found) if found else ONLY_UNKNOWN
 
@@ -1188,7 +1289,7 @@ class Session:
         if step.function is not None:
             unit = self.unit_for(step.function, None, args, kwargs, frame, inject_context=True)
         self.record(frame, span, step, unit)
-        site = (frame.unit.module.path, span.line, span.col) if span is not None else step.site
+        site = (frame.unit.module.path, span.line, span.col, span.end_line, span.end_col) if span is not None else step.site
         return frozenset({CoroutineValue(step, site, unit.id if unit is not None else 0)})
 
     def invoke(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list, span: Span | None,
@@ -1201,7 +1302,7 @@ class Session:
         if summary.is_generator:
             return frozenset({GeneratorValue(unit.id)})
         if summary.is_async:
-            site = (frame.unit.module.path, span.line, span.col) if span is not None else ("<call>", function.qualname)
+            site = (frame.unit.module.path, span.line, span.col, span.end_line, span.end_col) if span is not None else ("<call>", function.qualname)
             return frozenset({CoroutineValue(function, site, unit.id)})
         return frozenset(unit.returns) if unit.returns else EMPTY
 
@@ -1222,6 +1323,7 @@ class Session:
                     return None
             else:
                 unit = self.new_unit(function, summary, module, params)
+                unit.caller = frame.unit.id
         self.evaluate(unit)
         return unit
 
@@ -1354,6 +1456,8 @@ class Session:
 
     def call_external(self, callee: ExternalValue, args: list, kwargs: list, span: Span | None, frame: _Frame) -> Values:
         self.record(frame, span, callee, None)
+        if span is not None:
+            self._note_handed(callee, args, kwargs, span, frame)
         maf = maf_factory(callee)
         if maf is not None:
             kind, _ = maf
@@ -1366,6 +1470,24 @@ class Session:
         if modeled is not None:
             return modeled
         return frozenset({ExternalValue(f"{callee.name}()")})
+
+    def _note_handed(self, callee: ExternalValue, args: list, kwargs: list, span: Span, frame: _Frame) -> None:
+        """Coroutines given to an outside callable, directly or as items of a container (``gather(*calls)``)."""
+        given: set = set()
+        values = [v[1] if isinstance(v, tuple) else v for v in args] + [v for _, v in kwargs]
+        for argument in values:
+            for value in argument:
+                if isinstance(value, CoroutineValue):
+                    given.add(value)
+                elif isinstance(value, ContainerValue):
+                    given.update(v for v in self.read_all_cells(value) if isinstance(v, CoroutineValue))
+        if given:
+            key = (span.line, span.col, span.end_line, span.end_col)
+            name = builtin_models.public_asyncio_name(callee.name)
+            found = frame.unit.handed.setdefault(key, {}).setdefault(name, set())
+            if not given <= found:
+                found.update(given)
+                self.changed = True
 
     def awaited(self, values: Values) -> Values:
         found: set = set()
@@ -1387,7 +1509,7 @@ class Session:
     def iterate(self, values: Values, frame: _Frame) -> Values:
         """What iterating any of ``values`` gives."""
         found: set = set()
-        for value in values:
+        for value in ordered(values):
             if isinstance(value, ContainerValue):
                 found.update(self.read_all_cells(value))
             elif isinstance(value, GeneratorValue):
@@ -1408,7 +1530,7 @@ class Session:
 
     def enter(self, values: Values, frame: _Frame, is_async: bool) -> Values:
         found: set = set()
-        for value in values:
+        for value in ordered(values):
             if isinstance(value, InstanceValue):
                 entered = self.call(self.instance_attribute(value, "__aenter__" if is_async else "__enter__", frame),
                                     [], [], None, frame)
@@ -1428,6 +1550,25 @@ class Session:
             self.changed = True
 
 
+
+
+def _blocks(statement) -> list[tuple]:  # noqa: ANN001 - a core.summary statement
+    """The nested statement lists of a compound statement (what runs when it does)."""
+    kind = type(statement)
+    if kind is IfStmt or kind is LoopStmt:
+        return [statement.body, statement.orelse]
+    if kind is TryStmt:
+        return [statement.body, *(body for _, _, body in statement.handlers), statement.orelse, statement.final]
+    if kind is WithStmt:
+        return [statement.body]
+    if kind is MatchStmt:
+        return [body for _, _, body in statement.cases]
+    return []
+
+
+def ordered(values: Values) -> list | Values:
+    """``values`` in an order that does not depend on hashing or on the order the analysis ran in."""
+    return values if len(values) < 2 else sorted(values, key=stable_key)
 
 
 def _key(value: ConstValue) -> object:

@@ -14,7 +14,10 @@ from typing import Callable, Iterator, TypeVar
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic
 from steplint.analysis.durability import DurabilityJudge, State
 from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_annotation
+from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ProjectIndex, Target
+from steplint.analysis.interpreter import Engine
+from steplint.analysis.values import StepValue
 from steplint.core.summary import (
     Binding,
     CallExpr,
@@ -59,6 +62,7 @@ class Decorated:
     anchor: Span  # where definition-level findings point: the ``def``
     decorated: bool  # True for the decorator forms, False for assignments
     made_in: str | None = None  # qualname of the function whose code runs ``step(...)``; None: module level
+    site: tuple = ()  # (path, line, column) where the value-flow analysis makes it (``StepValue.site``)
 
     @property
     def replay_key_argument(self) -> Span | None:
@@ -119,6 +123,40 @@ class Analysis:
         self._scanned: dict[str, list[Decorated]] = {}
         self._param_verdicts: dict[str, list[ParamVerdict]] = {}
         self._services: dict[type, object] = {}
+        self.engine = Engine(self.index.module, self.index.functions, self.index.classes, self.index.by_path)
+        self._flows: dict[str, ModuleFlow] = {}
+        self._by_site: dict[tuple, Decorated] = {}
+
+    def flow(self, module: ModuleSummary) -> ModuleFlow:
+        """The value flow of ``module``'s steps and workflows (one runtime session per checked module)."""
+        found = self._flows.get(module.path)
+        if found is None:
+            bodies = [(item.module, item.body) for item in self.decorated_in(module) if item.body is not None]
+            found = self._flows[module.path] = ModuleFlow(self.engine, self.index, module, bodies)
+        return found
+
+    def step_for(self, value: StepValue) -> Decorated | None:
+        """The step or workflow a value of the analysis stands for, as its definition found it."""
+        path = value.site[0]
+        module = self.engine.modules_by_path.get(path)
+        if module is None:
+            return None
+        self.decorated_in(module)
+        found = self._by_site.get(tuple(value.site[:3]))
+        if found is not None or value.function is None:
+            return found
+        # Made where the definitions are not looked for (a comprehension of steps...): described from the value.
+        body_module = self.engine.modules_by_path.get(value.function.path)
+        body = self.index.functions.get((value.function.path, value.function.qualname))
+        if body is None or body_module is None:
+            return None
+        made = Decorated(
+            kind=value.kind, key=f"{path}:{value.site[1]}:{value.site[2]}", display=_display(body.qualname),
+            module=body_module, body=body, config_call=None, anchor=body.span, decorated=False,
+            site=tuple(value.site[:3]),
+        )
+        self._by_site[made.site] = made
+        return made
 
     def service(self, kind: type[T]) -> T:
         """One shared instance of ``kind(analysis)`` per run, so rules share memoized work."""
@@ -156,8 +194,10 @@ class Analysis:
 
     def _find_decorated(self, module: ModuleSummary) -> None:
         for function in module.functions:
-            for decorator, target in zip(function.decorators, self.index.decorator_targets(module, function)):
-                kind = _kind(maf_name(target))
+            for decorator, candidates in zip(function.decorators, self.index.decorator_candidates(module, function)):
+                # A name that may be MAF's step (a guarded import) is.
+                kinds = [_kind(maf_name(target)) for target in candidates]
+                kind = next((k for k in kinds if k is not None), None)
                 if kind is None:
                     continue
                 config = decorator if isinstance(decorator, CallExpr) else None
@@ -172,6 +212,7 @@ class Analysis:
                         anchor=function.span,
                         decorated=True,
                         made_in=function.parent,
+                        site=(module.path, function.span.line, function.span.col),
                     ),
                     module,
                 )
@@ -213,6 +254,7 @@ class Analysis:
                 anchor=body.span if body is not None else Span(binding.line, 0, binding.line, len(name)),
                 decorated=False,
                 made_in=scope.qualname if scope is not None else None,
+                site=(module.path, value.span.line, value.span.col),
             ),
             module,
         )
@@ -223,6 +265,8 @@ class Analysis:
             return
         table[item.key] = item
         self._scanned[module.path].append(item)
+        if item.site:
+            self._by_site.setdefault(item.site, item)
         if item.body is not None:
             self._body_kinds.setdefault(f"{item.module.path}:{item.body.qualname}", item.kind)
 

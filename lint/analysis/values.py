@@ -191,8 +191,44 @@ def const(value: object) -> Values:
 def bounded(values: set | frozenset) -> Values:
     if len(values) <= MAX_VALUES:
         return frozenset(values)
-    kept = sorted(values, key=repr)[: MAX_VALUES - 1]
+    kept = sorted(values, key=stable_key)[: MAX_VALUES - 1]
     return frozenset([*kept, UNKNOWN])
+
+
+def stable_key(value: "Value") -> str:
+    """An order for values that does not depend on the order the analysis ran in (unit numbers are left out)."""
+    return repr(_stable(value))
+
+
+def _stable(value: "Value") -> tuple:
+    kind = type(value).__name__
+    if isinstance(value, (FunctionValue, ClassValue)):
+        return (kind, value.path, value.qualname)
+    if isinstance(value, InstanceValue):
+        return (kind, _stable(value.cls), value.site)
+    if isinstance(value, ContainerValue):
+        return (kind, value.kind, value.site, value.length)
+    if isinstance(value, (PartialValue, StepValue)):
+        return (kind, getattr(value, "kind", ""), value.site)
+    if isinstance(value, ExternalValue):
+        return (kind, value.name)
+    if isinstance(value, ConstValue):
+        return (kind, value.kind, repr(value.value))
+    if isinstance(value, ModuleValue):
+        return (kind, value.path)
+    if isinstance(value, BoundMethod):
+        return (kind, _stable(value.function), _stable(value.receiver))
+    if isinstance(value, CoroutineValue):
+        return (kind, _stable(value.callee), value.site)
+    if isinstance(value, DescriptorValue):
+        return (kind, value.kind, _stable(value.function))
+    if isinstance(value, BuiltinMethod):
+        return (kind, _stable(value.receiver), value.name)
+    if isinstance(value, SuperValue):
+        return (kind, _stable(value.cls), _stable(value.receiver))
+    if isinstance(value, StepFactoryValue):
+        return (kind, value.kind)
+    return (kind,)
 
 
 def holder_path(value: Value) -> str | None:
