@@ -4,28 +4,11 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis, Decorated
-from steplint.analysis.plain_walk import PlainWalk, display
+from steplint.analysis.builtin_models import SPAWNERS
+from steplint.analysis.flow import HandedOver, ModuleFlow, callers_chain, unit_display, unit_qualified
+from steplint.analysis.values import CoroutineValue, FunctionValue, StepValue
 from steplint.rules.base import Rule
-from steplint.core.summary import CallSite, Expr, FunctionSummary, ModuleSummary
-
-# What runs a coroutine in another task, by full name (``X()`` is a value X makes).
-_SPAWNERS = frozenset({
-    "asyncio.gather", "asyncio.create_task", "asyncio.ensure_future", "asyncio.shield", "asyncio.as_completed",
-    "asyncio.TaskGroup().create_task", "asyncio.get_running_loop().create_task",
-    "asyncio.get_event_loop().create_task", "asyncio.AbstractEventLoop().create_task",
-})
-_PRIVATE_MODULES = ("asyncio.tasks.", "asyncio.taskgroups.", "asyncio.events.")
-
-
-def spawner(name: str | None) -> str | None:
-    """``asyncio.gather`` for any spelling of it (``asyncio.tasks.gather``), or None."""
-    if name is None:
-        return None
-    for private in _PRIVATE_MODULES:
-        if name.startswith(private):
-            name = "asyncio." + name[len(private):]
-    return name if name in _SPAWNERS else None
-
+from steplint.core.summary import ModuleSummary, Span
 
 class ConcurrentUnkeyedStep(Rule):
     """
@@ -123,86 +106,80 @@ async def pipeline(labels: list[str]) -> list[str]:
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
         if not analysis.fingerprints:
             return
-        walk = analysis.service(PlainWalk)
-        spawns = analysis.service(Spawns)
-        for item in analysis.decorated_in(module):
-            for owner, call in analysis.calls_in(item):
-                how = spawns.spawned_by(item.module, owner, call)
-                target = analysis.call_target(item.module, owner, call)
-                step = analysis.step_of(target)
-                if how is not None and step is not None:
-                    reason = analysis.call_order_reason(step)
-                    if reason is not None:
-                        subject = f"step '{step.display}' runs in another task ({how})"
-                        yield _report(analysis, item.module, call, step, reason, subject)
-                    continue
-                if not walk.plain_function(target):
-                    continue
-                for reached in walk.reached(target):  # type: ignore[arg-type]
-                    inner = analysis.step_of(analysis.call_target(reached.module, reached.owner, reached.call))
-                    reason = analysis.call_order_reason(inner) if inner is not None else None
-                    if inner is None or reason is None:
-                        continue
-                    path = " -> ".join([*(display(t) for t in reached.chain), inner.display])
-                    helper = display(reached.chain[0])
-                    if how is not None:
-                        subject = f"'{helper}' runs in another task ({how}) and calls step '{inner.display}' ({path})"
-                    else:
-                        inner_how = spawns.spawned_by(reached.module, reached.owner, reached.call)
-                        if inner_how is None:
-                            continue
-                        subject = f"'{helper}' runs step '{inner.display}' in another task ({inner_how}; {path})"
-                    yield _report(analysis, item.module, call, inner, reason, subject)
-                    break
+        flow = analysis.flow(module)
+        spawners = spawner_names(analysis.target_python)
+        for handed in flow.handed_over():
+            how = handed.callee.replace("()", "") if handed.callee in spawners else None
+            if how is None:
+                continue
+            for coroutine in handed.coroutines:
+                found = self._judged(analysis, flow, handed, how, coroutine)
+                if found is not None:
+                    yield found
 
-
-class Spawns:
-    """Which calls run their coroutine in another task, per function (memoized, shared by the walk)."""
-
-    def __init__(self, analysis: Analysis):
-        self.analysis = analysis
-        self._stored: dict[tuple[str, str], dict[str, str]] = {}
-
-    def spawned_by(self, module: ModuleSummary, owner: FunctionSummary, call: CallSite) -> str | None:
-        """The spawner that runs this call's coroutine in another task, if one does.
-
-        An awaited call runs here; an argument of a spawner (or an item of a
-        comprehension that is one) runs there, and so does a call stored into a
-        local that the function passes to a spawner (``tasks.append(c)``, ``gather(*tasks)``).
-        """
-        if call.awaited:
+    def _judged(self, analysis: Analysis, flow: ModuleFlow, handed: HandedOver, how: str,
+                coroutine: CoroutineValue) -> Diagnostic | None:
+        place = _place(analysis, coroutine)
+        if place is None:
             return None
-        if call.enclosing:
-            how = self._spawner(module, owner, call.enclosing[0])
-            if how is not None:
-                return how
-        return self._stored_names(module, owner).get(call.sink) if call.sink is not None else None
+        callers = [unit_qualified(unit) for unit in callers_chain(handed.unit, analysis.engine)]
+        callee = coroutine.callee
+        if isinstance(callee, StepValue) and callee.kind == "step":
+            step = analysis.step_for(callee)
+            reason = analysis.call_order_reason(step) if step is not None else None
+            if step is None or reason is None:
+                return None
+            subject = f"step '{step.display}' runs in another task ({how})"
+            return _report(analysis, place, step, reason, subject, (*callers, _qualified(step)))
+        helper = analysis.engine.units.get(coroutine.unit)
+        if not isinstance(callee, FunctionValue) or helper is None:
+            return None
+        found = flow.reach([helper], lambda unit, site, value: _unkeyed_step(analysis, value) is not None)
+        if found is None:
+            return None
+        step = _unkeyed_step(analysis, found.callee)
+        assert step is not None
+        path = " -> ".join([*(unit_display(unit) for unit in found.chain), step.display])
+        subject = f"'{unit_display(helper)}' runs in another task ({how}) and calls step '{step.display}' ({path})"
+        chain = (*callers, *(unit_qualified(unit) for unit in found.chain), _qualified(step))
+        return _report(analysis, place, step, analysis.call_order_reason(step) or "", subject, chain)
 
-    def _spawner(self, module: ModuleSummary, owner: FunctionSummary, callee: Expr) -> str | None:
-        name = spawner(self.analysis.call_name(module, owner, callee))
-        return name.replace("()", "") if name is not None else None
 
-    def _stored_names(self, module: ModuleSummary, owner: FunctionSummary) -> dict[str, str]:
-        """Locals this function passes to a spawner (``gather(*tasks)``), with the spawner."""
-        key = (module.path, owner.qualname)
-        names = self._stored.get(key)
-        if names is None:
-            names = self._stored[key] = {}
-            for call in owner.calls:
-                how = self._spawner(module, owner, call.callee)
-                if how is not None:
-                    for name in call.arg_names:
-                        names.setdefault(name, how)
-        return names
+def spawner_names(target_python: tuple[int, int]) -> frozenset[str]:
+    """What runs a coroutine in another task; ``asyncio.wait_for`` did until Python 3.12."""
+    return SPAWNERS | ({"asyncio.wait_for"} if target_python < (3, 12) else frozenset())
+
+
+def _unkeyed_step(analysis: Analysis, value) -> Decorated | None:  # noqa: ANN001 - a value of the analysis
+    if not isinstance(value, StepValue) or value.kind != "step":
+        return None
+    step = analysis.step_for(value)
+    return step if step is not None and analysis.call_order_reason(step) is not None else None
+
+
+def _place(analysis: Analysis, coroutine: CoroutineValue) -> tuple[ModuleSummary, Span] | None:
+    """Where the call that made the coroutine is."""
+    if len(coroutine.site) < 5 or not isinstance(coroutine.site[1], int):
+        return None
+    module = analysis.engine.modules_by_path.get(coroutine.site[0])
+    return (module, Span(*coroutine.site[1:5])) if module is not None else None
+
+
+def _qualified(step: Decorated) -> str:
+    qualname = step.body.qualname.replace(".<locals>", "") if step.body is not None else step.display
+    return f"{step.module.module}.{qualname}"
 
 
 def _report(
-    analysis: Analysis, module: ModuleSummary, call: CallSite, step: Decorated, reason: str, subject: str
+    analysis: Analysis, place: tuple[ModuleSummary, Span], step: Decorated, reason: str, subject: str,
+    chain: tuple[str, ...],
 ) -> Diagnostic:
+    module, span = place
     return analysis.diagnostic(
         module,
-        call.span,
+        span,
         ConcurrentUnkeyedStep,
         f"{subject}, but MAF cannot derive a replay identity for '{step.display}' ({reason}): inside a workflow "
         f"the call raises ValueError; add replay_key=... to '{step.display}' or pass fingerprintable arguments",
+        chain=chain,
     )

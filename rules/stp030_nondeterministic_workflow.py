@@ -4,7 +4,8 @@ from typing import Iterator
 
 from steplint.core.diagnostics import WARNING, Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.analysis.plain_walk import PlainWalk, display
+from steplint.analysis.flow import is_plain_callable, unit_display
+from steplint.analysis.values import ExternalValue
 from steplint.rules.base import Rule
 from steplint.core.summary import CallSite, ModuleSummary
 
@@ -114,7 +115,7 @@ async def pipeline(job: str) -> str:
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        walk = analysis.service(PlainWalk)
+        flow = analysis.flow(module)
         for workflow in analysis.workflows_in(module):
             body = workflow.body
             if body is None:
@@ -122,29 +123,19 @@ async def pipeline(job: str) -> str:
             for call in body.calls:
                 if call.in_lambda:
                     continue
-                name = analysis.call_name(workflow.module, body, call.callee)
-                if nondeterministic(name):
-                    yield self._report(analysis, workflow, call, f"calls {name}()", name)
+                calls = flow.calls_at(workflow.module, call.span)
+                names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and nondeterministic(v.name))
+                if names:
+                    yield self._report(analysis, workflow, call, f"calls {names[0]}()", names[0])
                     continue
-                target = analysis.call_target(workflow.module, body, call)
-                if not walk.plain_function(target):
-                    continue
-                chain = self._reaches(analysis, walk, target)
-                if chain is not None:
-                    names, reached = chain
-                    path = " -> ".join([workflow.display, *names, reached])
-                    what = f"calls '{names[0]}', which reaches {reached}() ({path})"
+                starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
+                found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and nondeterministic(callee.name)) if starts else None
+                if found is not None:
+                    names_ = [unit_display(unit) for unit in found.chain]
+                    reached = found.callee.name  # type: ignore[union-attr]
+                    path = " -> ".join([workflow.display, *names_, reached])
+                    what = f"calls '{names_[0]}', which reaches {reached}() ({path})"
                     yield self._report(analysis, workflow, call, what, reached)
-
-    @staticmethod
-    def _reaches(analysis: Analysis, walk: PlainWalk, start) -> tuple[list[str], str] | None:  # noqa: ANN001
-        for reached in walk.reached(start):
-            if reached.call.in_lambda:
-                continue
-            name = analysis.call_name(reached.module, reached.owner, reached.call.callee)
-            if nondeterministic(name):
-                return [display(t) for t in reached.chain], name  # type: ignore[return-value]
-        return None
 
     @staticmethod
     def _report(analysis: Analysis, workflow, call: CallSite, what: str, name: str) -> Diagnostic:  # noqa: ANN001
@@ -155,4 +146,3 @@ async def pipeline(job: str) -> str:
             f"workflow '{workflow.display}' {what} outside any step: on resume MAF runs the workflow body again "
             f"and {name}() returns another value; call it inside a step, whose result is replayed",
         )
-

@@ -6,7 +6,7 @@ of its first ``HEADER_LINES`` lines::
 
     # fixture: target-version=1.19, extend-select=STP011, STP012
 
-Keys are ``target-version``, ``select``, ``extend-select`` and ``ignore``;
+Keys are ``target-version``, ``target-python``, ``select``, ``extend-select`` and ``ignore``;
 pairs are separated by commas, and a comma-separated item without ``=``
 adds a code to the list key before it. A folder fixture (a multi-module
 project) takes the header from any of its files; when several files carry
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from steplint.config.settings import Settings
+from steplint.config.settings import Settings, parse_python_version
 from steplint.api import lint_paths
 from steplint.core.framework_versions import parse_version
 
@@ -115,6 +115,9 @@ def parse_header(text: str) -> dict[str, object]:
                 continue
             if key == "target-version":
                 fields["target_version"] = parse_version(value)
+                list_key = None
+            elif key == "target-python":
+                fields["target_python"] = parse_python_version(value)
                 list_key = None
             elif key in _LIST_KEYS:
                 list_key = _LIST_KEYS[key]

@@ -7,6 +7,8 @@ import textwrap
 import pytest
 
 from steplint.config.settings import Settings
+from steplint.analysis.flow import ModuleFlow
+from steplint.analysis.values import ExternalValue
 from steplint.run.serial import analyze
 from steplint.summaries.file_summary import summarize_source
 from steplint.analysis.fingerprint import ImmutabilityJudge
@@ -74,7 +76,8 @@ def test_with_binding_resolves_to_the_value_its_call_makes():
     )
     analysis = Analysis([summary])
     body = function(summary, "body")
-    names = [analysis.call_name(summary, body, c.callee) for c in body.calls]
+    flow = ModuleFlow(analysis.engine, analysis.index, summary, [(summary, body)])
+    names = [v.name for c in body.calls for v in flow.callees(summary, c.span) if isinstance(v, ExternalValue)]
     assert names.count("asyncio.TaskGroup().create_task") == 3
     assert "builtins.open().read" in names
 

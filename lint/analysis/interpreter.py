@@ -111,6 +111,7 @@ _BUILTIN_NAMES = frozenset(dir(__builtins__) if isinstance(__builtins__, dict) i
     "None", "True", "False", "__name__", "__file__"}
 
 _ids = itertools.count(1)
+_TYPING = ("typing.", "typing_extensions.", "builtins.", "collections.abc.")  # annotations that are not one class
 
 # Module loading and summaries come from the project index (``steplint.analysis.index``).
 ModuleSource = Callable[[str, str], "ModuleSummary | None"]  # (module name, asked from module name) -> summary
@@ -357,10 +358,26 @@ class Session:
         for index, param in enumerate(summary.params):
             if index == 0 and receiver is not None:
                 params.append(frozenset({receiver}))
+            elif unknown:
+                params.append(ONLY_UNKNOWN | self.annotated(function, module, param))
             else:
-                params.append(ONLY_UNKNOWN if unknown else EMPTY)
+                params.append(EMPTY)
         key = (function, tuple(params), False)
         return self.units.get(key) or self.new_unit(function, summary, module, tuple(params))
+
+    def annotated(self, function: FunctionValue, module: ModuleSummary, param) -> Values:  # noqa: ANN001 - a Param
+        """An instance of what a parameter is annotated with (``tg: asyncio.TaskGroup``), where that is a class."""
+        annotation = param.annotation
+        if not isinstance(annotation, Ref):
+            return EMPTY
+        frame = _Frame(self.engine.module_unit(module), self.engine.module_env(module), "module")
+        found: set = set()
+        for value in self.dotted(annotation.dotted, frame):
+            if isinstance(value, ExternalValue) and "()" not in value.name and not value.name.startswith(_TYPING):
+                found.add(ExternalValue(f"{value.name}()"))
+            elif isinstance(value, ClassValue):
+                found.add(InstanceValue(value, ("<param>", function.path, function.qualname, param.name), self.id))
+        return frozenset(found)
 
     def evaluate(self, unit: Unit) -> None:
         if unit.id in self.evaluated or unit in self.stack:

@@ -8,6 +8,7 @@ whether a step falls back to MAF's call-order cache key.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, TypeVar
 
@@ -23,7 +24,6 @@ from steplint.core.summary import (
     CallExpr,
     CallSite,
     Const,
-    Expr,
     FunctionSummary,
     ModuleSummary,
     Param,
@@ -110,6 +110,7 @@ class Analysis:
         summaries: list[ModuleSummary],
         target_version: Version = NEWEST,
         loader: Callable[[str], ModuleSummary | None] | None = None,
+        target_python: tuple[int, int] | None = None,
     ):
         #: The modules findings are reported for (broken ones included, for STP900).
         self.reported = summaries
@@ -117,6 +118,8 @@ class Analysis:
         self.judge = FingerprintJudge(self.index)
         self.durability = DurabilityJudge(self.index)
         self.target_version = target_version
+        #: The Python the code runs on: ``asyncio.wait_for`` ran its coroutine in a new task before 3.12.
+        self.target_python: tuple[int, int] = target_python or tuple(sys.version_info[:2])  # type: ignore[assignment]
         self.steps: dict[str, Decorated] = {}
         self.workflows: dict[str, Decorated] = {}
         self._body_kinds: dict[str, str] = {}
@@ -272,12 +275,6 @@ class Analysis:
 
     # --- queries ---------------------------------------------------------------
 
-    def step_of(self, target: Target | None) -> Decorated | None:
-        if target is None or target.module is None or target.kind not in ("function", "assign"):
-            return None
-        self.decorated_in(target.module)
-        return self.steps.get(target.key)
-
     def body_kind(self, module: ModuleSummary, function: FunctionSummary) -> str | None:
         """"step" or "workflow" when ``function`` is the body of one, else None."""
         self.decorated_in(module)
@@ -305,14 +302,6 @@ class Analysis:
                 return True
             current = self.index.function(module, current.parent)
         return False
-
-    def call_target(self, module: ModuleSummary, owner: FunctionSummary, call: CallSite) -> Target | None:
-        return self.index.resolve(module, owner, call.callee)
-
-    def call_name(self, module: ModuleSummary, owner: FunctionSummary, callee: Expr) -> str | None:
-        """The fully qualified external name a callee resolves to (``asyncio.gather``)."""
-        target = self.index.resolve(module, owner, callee)
-        return target.name if target is not None and target.kind == "external" else None
 
     # --- replay identity ----------------------------------------------------------
 

@@ -47,6 +47,8 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     target_version: Version | None = None  # None: the newest steplint knows
     target_version_source: str = ""  # where target_version came from, for -v
+    target_python: tuple[int, int] | None = None  # None: the running interpreter's
+    target_python_source: str = ""
     max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; a larger file is STP900, 0: no limit
     config_file: Path | None = None
     project_root: Path = field(default_factory=Path.cwd)
@@ -56,7 +58,7 @@ class Settings:
 
 
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
-_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version", "max-file-size"}
+_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version", "target-python", "max-file-size"}
 
 
 def find_pyproject(start: Path) -> tuple[Path | None, Path | None]:
@@ -110,12 +112,58 @@ def load_settings(config_file: Path | None, start: Path, isolated: bool = False)
 
 
 def with_detected_target(settings: Settings, start: Path) -> Settings:
-    """``settings`` with the target version the project declares, unless the configuration sets one."""
-    if settings.target_version is not None:
-        return settings
-    declaration = detect(Path(os.path.abspath(start)))
-    version = declaration.version if declaration is not None else None
-    return replace(settings, target_version=version, target_version_source=target_source(declaration))
+    """``settings`` with the target versions the project declares, unless the configuration sets them."""
+    if settings.target_version is None:
+        declaration = detect(Path(os.path.abspath(start)))
+        version = declaration.version if declaration is not None else None
+        settings = replace(settings, target_version=version, target_version_source=target_source(declaration))
+    if settings.target_python is None:
+        found = detect_python(Path(os.path.abspath(start)))
+        if found is not None:
+            settings = replace(settings, target_python=found[0], target_python_source=found[1])
+    return settings
+
+
+def parse_python_version(text: str) -> tuple[int, int]:
+    """``3.11`` -> (3, 11). Raises ValueError on anything else."""
+    match = re.fullmatch(r"\s*(\d+)\.(\d+)(?:\.\d+)?\s*", text)
+    if match is None:
+        raise ValueError(f"not a Python version such as 3.11: {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def lowest_python(spec: str) -> tuple[int, int] | None:
+    """The lowest Python ``requires-python`` (``>=3.10,<4``, ``~=3.11``, ``^3.10``, ``==3.12.*``) allows."""
+    lowest: tuple[int, int] | None = None
+    for part in spec.split(","):
+        match = re.match(r"\s*(>=|~=|==|\^|>)?\s*(\d+)\.(\d+)", part)
+        if match is None or (match.group(1) is None and not part.strip()[0].isdigit()):
+            continue
+        version = (int(match.group(2)), int(match.group(3)) + (1 if match.group(1) == ">" else 0))
+        if match.group(1) in (">=", "~=", "==", "^", ">", None):
+            lowest = version if lowest is None or version > lowest else lowest
+    return lowest
+
+
+def detect_python(start: Path) -> tuple[tuple[int, int], str] | None:
+    """The lowest Python the nearest ``pyproject.toml`` with ``requires-python`` allows, with where it says so."""
+    directory = start if start.is_dir() else start.parent
+    for folder in (directory, *directory.parents):
+        candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        try:
+            data = read_toml(candidate)
+        except ConfigError:
+            return None
+        spec = data.get("project", {}).get("requires-python") if isinstance(data.get("project"), dict) else None
+        if isinstance(spec, str):
+            found = lowest_python(spec)
+            if found is not None:
+                return found, f"from {candidate} [project].requires-python: {spec}"
+        if (folder / ".git").exists():
+            return None
+    return None
 
 
 def settings_from_table(table: dict, config_file: Path) -> Settings:
@@ -145,6 +193,15 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
             values["target_version_source"] = f"from {config_file} [tool.steplint] target-version"
         except ValueError:
             raise ConfigError(f"{config_file}: 'target-version' must be a version such as \"1.21\", not {raw_version!r}") from None
+    if "target-python" in table:
+        raw_python = table["target-python"]
+        try:
+            if not isinstance(raw_python, str):
+                raise ValueError
+            values["target_python"] = parse_python_version(raw_python)
+            values["target_python_source"] = f"from {config_file} [tool.steplint] target-python"
+        except ValueError:
+            raise ConfigError(f"{config_file}: 'target-python' must be a quoted version such as \"3.11\", not {raw_python!r}") from None
     if "max-file-size" in table:
         try:
             values["max_file_size"] = parse_size(table["max-file-size"])

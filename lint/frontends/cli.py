@@ -64,6 +64,7 @@ def cli() -> None:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Read settings from this TOML file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--target-version", help="The agent-framework-core version the code runs on, e.g. 1.19.")
+@click.option("--target-python", help="The Python version the code runs on, e.g. 3.11 (default: requires-python's lowest, else this Python).")
 @click.option("--stdin-filename", help="With '-', lint standard input as if it were this file.")
 @click.option("--disable-noqa", is_flag=True, help="Ignore '# noqa' comments ('# steplint: disable=' still applies).")
 @click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what is left.")
@@ -131,6 +132,17 @@ def _target_version(text: str | None):  # noqa: ANN202 - a Version or None
         raise _UsageError(f"--target-version: {exc}") from None
 
 
+def _target_python(text: str | None):  # noqa: ANN202 - a (major, minor) or None
+    if text is None:
+        return None
+    from steplint.config.settings import parse_python_version
+
+    try:
+        return parse_python_version(text)
+    except ValueError as exc:
+        raise _UsageError(f"--target-python: {exc}") from None
+
+
 def _check(paths: list[str], options: dict) -> int:
     from steplint.api import lint_paths, lint_source, load_settings
     from steplint.config.settings import ConfigError
@@ -157,6 +169,8 @@ def _check(paths: list[str], options: dict) -> int:
             target_version=_target_version(target),
             max_file_size=options.get("max_file_size"),
             target_version_source="from --target-version" if target else None,
+            target_python=_target_python(options.get("target_python")),
+            target_python_source="from --target-python" if options.get("target_python") else None,
         )
         if paths == ["-"]:
             data = options["stdin_data"] = sys.stdin.buffer.read()

@@ -110,7 +110,7 @@ def rules_for(settings: Settings) -> list[Rule]:
 
 
 def new_analysis(summaries: list[ModuleSummary], settings: Settings, loader: ModuleLoader) -> Analysis:
-    return Analysis(summaries, settings.target_version or NEWEST, loader=loader)
+    return Analysis(summaries, settings.target_version or NEWEST, loader=loader, target_python=settings.target_python)
 
 
 def module_findings(
