@@ -64,8 +64,10 @@ class CallGraph:
             for function in module.functions[1:]:
                 frame = frames.get(function.parent, module_unit.id) if function.parent else module_unit.id
                 value = FunctionValue(module.path, function.qualname, frame)
-                receiver = self._receiver(session, module, function, frame)
-                unit = session.root_unit(value, receiver, unknown=unknown_arguments(value))
+                unknown = unknown_arguments(value)
+                # With no argument values, a method has no instance either: only calls give it one.
+                receiver = self._receiver(session, module, function, frame) if unknown else None
+                unit = session.root_unit(value, receiver, unknown=unknown)
                 if unit is not None:
                     roots.append(unit)
                     frames[function.qualname] = unit.id

@@ -117,7 +117,8 @@ class ProjectIndex:
             self._missing.add(name)
             return None
         self.add(loaded)
-        return self._modules.get(name)
+        # A namespace package's module found under a project root answers to the name it was imported by.
+        return self._modules.setdefault(name, self.by_path.get(loaded.path, loaded))
 
     # --- scopes --------------------------------------------------------------------
 

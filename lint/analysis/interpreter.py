@@ -144,7 +144,7 @@ class Unit:
 class _Frame:
     """The running scope: a function's locals, a module's globals, or a class body's namespace."""
 
-    __slots__ = ("unit", "env", "kind", "parent", "local_names", "conditional", "fresh", "cells", "cls")
+    __slots__ = ("unit", "env", "kind", "parent", "local_names", "conditional", "fresh", "cells", "cls", "returned")
 
     def __init__(self, unit: Unit, env: dict, kind: str, parent: "_Frame | None" = None, cls: ClassValue | None = None):
         self.unit = unit
@@ -156,6 +156,7 @@ class _Frame:
         self.fresh: set = set()  # objects this run made outside any branch or loop: exact updates apply
         self.cells: dict = {}  # (object, key) -> values, for those objects, as this run left them
         self.cls = cls
+        self.returned = False  # a ``return`` or ``raise`` ended the statements being run
 
     def copy_env(self) -> dict:
         return dict(self.env)
@@ -420,17 +421,25 @@ class Session:
     def block(self, statements: Iterable, frame: _Frame) -> None:
         for statement in statements:
             self.statement(statement, frame)
+            if frame.returned:
+                return  # what follows a return in the same block never runs
 
     def _branch(self, statements: tuple, frame: _Frame, env: dict) -> dict:
-        saved = frame.env
+        return self._branch_ending(statements, frame, env)[0]
+
+    def _branch_ending(self, statements: tuple, frame: _Frame, env: dict) -> tuple[dict, bool]:
+        """The names after a branch, and whether the branch surely returned (or raised)."""
+        saved, saved_returned = frame.env, frame.returned
         frame.env = env
         frame.conditional += 1
+        frame.returned = False
         try:
             self.block(statements, frame)
-            return frame.env
+            return frame.env, frame.returned
         finally:
             frame.conditional -= 1
             frame.env = saved
+            frame.returned = saved_returned
 
     def _set_env(self, frame: _Frame, env: dict) -> None:
         if frame.kind == "module":
@@ -451,15 +460,24 @@ class Session:
             if node.value is not None:
                 values = self.expr(node.value, frame)
                 self._grow(frame.unit.returns, values)
+            frame.returned = True
         elif kind is DefStmt:
             self.define_function(node, frame)
         elif kind is ClassStmt:
             self.define_class(node, frame)
         elif kind is IfStmt:
-            self.expr(node.test, frame)
-            taken = self._branch(node.body, frame, frame.copy_env())
-            other = self._branch(node.orelse, frame, frame.copy_env())
-            self._set_env(frame, _join(taken, other))
+            truth = _truth(self.expr(node.test, frame))
+            if truth is True:
+                self.block(node.body, frame)
+            elif truth is False:
+                self.block(node.orelse, frame)
+            else:
+                taken, taken_returned = self._branch_ending(node.body, frame, frame.copy_env())
+                other, other_returned = self._branch_ending(node.orelse, frame, frame.copy_env())
+                if taken_returned and other_returned:
+                    frame.returned = True
+                else:  # a branch that returned adds nothing to what the names are after the ``if``
+                    self._set_env(frame, other if taken_returned else taken if other_returned else _join(taken, other))
         elif kind is LoopStmt:
             self.loop(node, frame)
         elif kind is TryStmt:
@@ -498,6 +516,7 @@ class Session:
                 classes = frozenset(v for v in values if isinstance(v, ClassValue))
                 if classes:  # ``raise E`` makes an E
                     self.call(classes, [], [], None, frame)
+            frame.returned = True
         elif kind is MatchStmt:
             self.expr(node.subject, frame)
             ends = []
@@ -837,8 +856,11 @@ class Session:
         if kind is Await:
             return self.awaited(self.expr(node.value, frame))
         if kind is Choice:
+            truth = None
             for effect in node.effects:
-                self.expr(effect, frame)
+                truth = _truth(self.expr(effect, frame))
+            if truth is not None and len(node.items) == 2 and node.effects:  # ``a if test else b``, test known
+                return self.expr(node.items[0] if truth else node.items[1], frame)
             found: set = set()
             for item in node.items:
                 found.update(self.expr(item, frame))
@@ -1078,7 +1100,7 @@ class Session:
             stored = self.read_cell(value, name)
             return stored if stored else ONLY_UNKNOWN
         if kind is SuperValue:
-            return self.class_attribute(value.cls, name, value.receiver, frame, after=True)
+            return self.super_attribute(value, name, frame)
         if kind is ContainerValue or kind is ConstValue:
             return frozenset({BuiltinMethod(value, name)})
         if kind is DescriptorValue:
@@ -1118,6 +1140,26 @@ class Session:
             for value in stored:
                 found.update(self.bind_to(value, receiver, owner, frame))
             return bounded(found)
+        return ONLY_UNKNOWN
+
+    def super_attribute(self, value: SuperValue, name: str, frame: _Frame) -> Values:
+        """``super().name``: looked up in the receiver's class order, after the class the method is defined in."""
+        receiver = value.receiver
+        cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else value.cls
+        order = self.mro(cls)
+        position = next((i for i, c in enumerate(order) if isinstance(c, ClassValue) and c.path == value.cls.path
+                         and c.qualname == value.cls.qualname), None)
+        if position is None:
+            order, position = self.mro(value.cls), 0
+        for owner in order[position + 1:]:
+            if isinstance(owner, ExternalValue):
+                return frozenset({ExternalValue(f"{owner.name}.{name}")})
+            stored = self.read_cell(owner, name)
+            if stored:
+                found: set = set()
+                for item in stored:
+                    found.update(self.bind_to(item, receiver, owner, frame))
+                return bounded(found)
         return ONLY_UNKNOWN
 
     def bind_to(self, value: Value, receiver: Value | None, owner: ClassValue, frame: _Frame) -> Values:
@@ -1567,6 +1609,14 @@ class Session:
             self.changed = True
 
 
+
+
+def _truth(values: Values) -> bool | None:
+    """Whether a test is surely true or surely false (every value a literal of one truth), else None."""
+    truths = {bool(v.value) for v in values if isinstance(v, ConstValue)}
+    if len(truths) != 1 or any(not isinstance(v, ConstValue) for v in values):
+        return None
+    return truths.pop()
 
 
 def _blocks(statement) -> list[tuple]:  # noqa: ANN001 - a core.summary statement

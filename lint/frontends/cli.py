@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -295,6 +296,40 @@ def show_rule(code: str | None, show_all: bool) -> None:
             click.echo()
         click.echo(f"# {rule.code} {rule.name} ({rule.severity}, {'on by default' if rule.default_enabled else 'opt-in'})\n")
         click.echo(rule.doc())
+
+
+@cli.command("graph")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--calls", is_flag=True, help="The plain call graph of the analyzed code (functions to their callees).")
+@click.option("--format", "output_format", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("--output-file", type=click.Path(dir_okay=False), help="Write the graph to this file.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+def graph(paths: tuple[str, ...], calls: bool, output_format: str, output_file: str | None, isolated: bool) -> None:
+    """Draw what the analyzed code calls (``--calls --format json``: each function's callees)."""
+    import json
+
+    from steplint.api import load_settings
+    from steplint.config.settings import ConfigError
+    from steplint.run.graph_run import call_graph_for
+
+    targets = list(paths) or ["."]
+    missing = [p for p in targets if not os.path.exists(p)]
+    if missing:
+        click.echo(f"steplint: error: no such file or folder: {missing[0]}", err=True)
+        sys.exit(EXIT_ERROR)
+    if not calls:
+        click.echo("steplint: error: give --calls (the workflow view is not built yet)", err=True)
+        sys.exit(EXIT_ERROR)
+    try:
+        settings = load_settings(None, Path(targets[0]), isolated)
+    except ConfigError as exc:
+        click.echo(f"steplint: error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    text = json.dumps(call_graph_for(targets, settings), indent=2, sort_keys=True) + "\n"
+    if output_file:
+        Path(output_file).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
 
 
 @cli.command("lsp")

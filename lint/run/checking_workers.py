@@ -35,6 +35,7 @@ class SharedRun:
     roots: tuple[str, ...]
     run_files: dict[str, list[str]]  # every file of the run by module name, in discovery order
     cache: Cache | None
+    search_roots: tuple[str, ...] = ()  # where namespace packages are looked for
 
 
 @dataclass
@@ -50,7 +51,8 @@ class _Checker:
     def __init__(self, run: SharedRun):
         self.run = run
         self.summarized = 0
-        self.loader = ModuleLoader([], roots=list(run.roots), discovered=run.run_files, summarize=self.summary)
+        self.loader = ModuleLoader([], roots=list(run.roots), discovered=run.run_files, summarize=self.summary,
+                                   search_roots=list(run.search_roots))
         self.analysis = new_analysis([], run.settings, self.loader)
         self.rules = rules_for(run.settings)
         self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored

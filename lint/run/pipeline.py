@@ -30,7 +30,7 @@ from steplint.source.discovery import discover
 from steplint.core.findings import ModuleFindings
 from steplint.report.final_findings import final_findings
 from steplint.run.results import RunResult, RunStats
-from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new_analysis, rules_for
+from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new_analysis, rules_for, search_roots_for
 from steplint.run.summary_cache import load_summary, store_summary
 from steplint.summaries.file_summary import read_and_summarize
 from steplint.summaries.stored import pickled_summary, unpickled_summary
@@ -119,6 +119,7 @@ class LintRun:
         kept = _kept_findings(previous, changed, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         roots = list(dict.fromkeys(m.root for m in modules))
+        self._search_roots = search_roots_for(self.settings, paths)
         rules = rules_for(self.settings)
         if workers_for(len(to_check), self.jobs) > 1:
             checking = self._check_in_workers(to_check, modules, roots)
@@ -148,7 +149,8 @@ class LintRun:
         for m in modules:
             if m.path not in checked:
                 elsewhere.setdefault(m.module, []).append(m.path)
-        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for)
+        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for,
+                              search_roots=self._search_roots)
         analysis = new_analysis(summaries, self.settings, loader)
         findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
         return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
@@ -158,7 +160,7 @@ class LintRun:
         run_files: dict[str, list[str]] = {}
         for m in modules:
             run_files.setdefault(m.module, []).append(m.path)
-        run = SharedRun(uuid.uuid4().hex, self.settings, tuple(roots), run_files, self.cache)
+        run = SharedRun(uuid.uuid4().hex, self.settings, tuple(roots), run_files, self.cache, tuple(self._search_roots))
         checking = _Checking({}, {}, {}, set(), {})
         # Contiguous shares keep a package's modules (and what they import) in one worker.
         count = self.jobs * 4

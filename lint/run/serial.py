@@ -28,7 +28,12 @@ from steplint.summaries.file_summary import summarize_path
 
 
 class ModuleLoader:
-    """Finds and summarizes modules that reported files import, under their package roots.
+    """Finds and summarizes modules that reported files import, as the import system would.
+
+    It looks under the run files' package roots, then under ``search_roots``
+    (the project's folder, its ``src/`` and the folders linted), where a folder
+    without ``__init__.py`` is a namespace package: ``shared/models.py`` there
+    answers to ``shared.models`` whatever name its own folders give it.
 
     ``discovered`` maps a module name to files of this run that are not among
     ``summaries`` (the prefilter skipped them): they answer first, in discovery
@@ -43,6 +48,7 @@ class ModuleLoader:
         roots: list[str] | None = None,
         discovered: dict[str, list[str]] | None = None,
         summarize: Callable[[str], ModuleSummary] = summarize_path,
+        search_roots: list[str] | None = None,
     ):
         self.roots: list[str] = list(roots) if roots is not None else []
         self.known: dict[str, ModuleSummary] = {os.path.abspath(s.path): s for s in summaries}
@@ -56,6 +62,7 @@ class ModuleLoader:
                 root = package_root(summary.path, summary.module, summary.is_package)
                 if root is not None and root not in self.roots:
                     self.roots.append(root)
+        self.search_roots = [r for r in dict.fromkeys(os.path.abspath(r) for r in search_roots or ()) if r not in self.roots]
 
     def load(self, path: str) -> ModuleSummary:
         absolute = os.path.abspath(path)
@@ -73,19 +80,38 @@ class ModuleLoader:
             found = self._load_for(name, path)
             if found.error is None:
                 return found
+        if not all(part.isidentifier() for part in name.split(".")):
+            return None
         relative = name.replace(".", os.sep)
         for root in self.roots:
-            for candidate in (
-                os.path.join(root, relative + ".py"),
-                os.path.join(root, relative, "__init__.py"),
-                os.path.join(root, relative + ".pyi"),
-                os.path.join(root, relative, "__init__.pyi"),
-            ):
-                self.consulted.add(candidate)
-                if os.path.isfile(candidate):
-                    found = self._load_for(name, candidate)
-                    return found if found.module == name else None
+            found = self._under(root, name, relative)
+            if found is not None:
+                return found if found.module == name else None
+        for root in self.search_roots:
+            found = self._under(root, name, relative)
+            if found is not None:
+                return found
         return None
+
+    def _under(self, root: str, name: str, relative: str) -> ModuleSummary | None:
+        for candidate in (
+            os.path.join(root, relative + ".py"),
+            os.path.join(root, relative, "__init__.py"),
+            os.path.join(root, relative + ".pyi"),
+            os.path.join(root, relative, "__init__.pyi"),
+        ):
+            self.consulted.add(candidate)
+            if os.path.isfile(candidate):
+                return self._load_for(name, candidate)
+        return None
+
+
+def search_roots_for(settings: Settings, paths: list[str]) -> list[str]:
+    """Where namespace packages are looked for: the project's folder, its ``src/``, and the folders linted."""
+    root = str(settings.project_root)
+    found = [root, os.path.join(root, "src")]
+    found.extend(os.path.abspath(p) for p in paths if os.path.isdir(p))
+    return [f for f in found if os.path.isdir(f)]
 
 
 def excluder_for(settings: Settings) -> Excluder:
@@ -98,7 +124,7 @@ def analyze(
 ) -> list[Diagnostic]:
     """Findings in ``summaries``, and in files of the run the prefilter skipped (``loader.unchecked``)."""
     rules = rules_for(settings)
-    loader = loader or ModuleLoader(summaries)
+    loader = loader or ModuleLoader(summaries, search_roots=search_roots_for(settings, []))
     analysis = new_analysis(summaries, settings, loader)
     seed_sources(analysis, sources)  # fixes are made from this text, not from the file on disk
     findings = [module_findings(analysis, rules, summary, loader.load) for summary in summaries]

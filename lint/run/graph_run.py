@@ -1,0 +1,78 @@
+"""The call graph of the code under given paths: files named by where they sit, then the value flow run whole.
+
+A folder given is an import root, as an entry of ``sys.path`` is: the modules
+under it are named from it (``main``, ``pkg.mod``; its own ``__init__.py`` is
+no module of its own), with folders that have no ``__init__.py`` as namespace
+packages and a ``src/`` folder as a root too. A file given alone is named from
+the current folder when it is under it, else from its own folder. Modules the
+code imports from elsewhere (the project's other folders, its ``src/``) are
+followed as the linter follows them, and their functions are callees but not
+keys.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from steplint.analysis.call_graph import CallGraph
+from steplint.analysis.index import ProjectIndex
+from steplint.analysis.interpreter import Engine
+from steplint.config.settings import Settings
+from steplint.core.summary import ModuleSummary
+from steplint.run.serial import ModuleLoader, excluder_for, search_roots_for
+from steplint.source.discovery import discover
+from steplint.summaries.file_summary import summarize_path
+
+
+def identity_under(root: str, path: str) -> tuple[str, bool] | None:
+    """The module name ``path`` has with ``root`` on ``sys.path`` (None: no import can name it)."""
+    relative = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+    parts = list(relative.parts)
+    stem = parts[-1].rsplit(".", 1)[0]
+    is_package = stem == "__init__"
+    parts = parts[:-1] if is_package else [*parts[:-1], stem]
+    if "src" in parts[:-1]:  # a src/ layout under the root: the modules are named from src/
+        parts = parts[len(parts) - 1 - parts[::-1][1:].index("src"):]
+    if not parts or not all(part.isidentifier() for part in parts):
+        return None
+    return ".".join(parts), is_package
+
+
+def call_graph_for(paths: list[str], settings: Settings) -> dict[str, list[str]]:
+    """``steplint graph --calls``: each function's qualified name -> the sorted names of what it calls."""
+    modules: list[ModuleSummary] = []
+    seen: set[str] = set()
+    cwd = os.getcwd()
+    for given in paths:
+        root = given if os.path.isdir(given) else (cwd if _under(given, cwd) else os.path.dirname(os.path.abspath(given)))
+        for path in discover([given], excluder_for(settings)):
+            absolute = os.path.abspath(path)
+            if absolute in seen:
+                continue
+            identity = identity_under(root, path)
+            if identity is None:
+                continue
+            seen.add(absolute)
+            modules.append(summarize_path(path, settings.max_file_size, identity))
+    roots = list(dict.fromkeys(_root_of(m) for m in modules))
+    loader = ModuleLoader(modules, roots=roots, search_roots=search_roots_for(settings, paths))
+    index = ProjectIndex(modules, loader)
+    graph = CallGraph(Engine(index.module, index.functions, index.classes, index.by_path), modules, lambda m: m.module)
+    graph.run()
+    return graph.edges()
+
+
+def _under(path: str, folder: str) -> bool:
+    try:
+        Path(os.path.abspath(path)).relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def _root_of(module: ModuleSummary) -> str:
+    folder = os.path.dirname(os.path.abspath(module.path))
+    for _ in range(module.module.count(".") + (1 if module.is_package else 0)):
+        folder = os.path.dirname(folder)
+    return folder

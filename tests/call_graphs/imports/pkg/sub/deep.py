@@ -1,0 +1,5 @@
+from ..tools import unused
+
+
+def deep():
+    unused()

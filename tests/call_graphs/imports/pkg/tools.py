@@ -1,0 +1,6 @@
+def helper():
+    pass
+
+
+def unused():
+    pass
