@@ -979,11 +979,11 @@ class Session:
                        if self.engine.load(star, module) is None}) or ONLY_UNKNOWN)
 
     def display(self, node: Display, frame: _Frame) -> Values:
-        if node.span is None:
+        if not node.site:
             for item in node.items:
                 self.expr(item, frame)
             return ONLY_UNKNOWN
-        site = (frame.unit.module.path, node.span.line, node.span.col)
+        site = (frame.unit.module.path, node.site)
         if node.kind == "dict":
             container = ContainerValue("dict", site, self.id)
             self._fresh(container, frame)
@@ -1019,7 +1019,7 @@ class Session:
             frame.fresh.add(value)
 
     def comprehension(self, node: Comprehension, frame: _Frame) -> Values:
-        site = (frame.unit.module.path, node.span.line, node.span.col)
+        site = (frame.unit.module.path, node.site)
         kind = node.kind
         container = ContainerValue("list" if kind == "generator" else kind, site, self.id)
         self.write_cell(container, ANY, EMPTY, frame)

@@ -85,14 +85,15 @@ class Const:
 class Display:
     """A list/dict/set/tuple display, a comprehension, a lambda, or anything else.
 
-    ``span`` is set where the display makes a new object (the value-flow
-    analysis allocates one per place); annotation forms leave it None.
-    For a dict, ``items`` are the values and ``keys`` their keys (None for ``**x``).
+    ``site`` numbers the place where the display makes a new object, in its
+    file (the value-flow analysis allocates one per place); annotation forms
+    leave it 0. For a dict, ``items`` are the values and ``keys`` their keys
+    (None for ``**x``).
     """
 
     kind: str  # "list", "dict", "set", "tuple", "comprehension", "lambda", "other"
     items: tuple["Expr", ...] = ()
-    span: "Span | None" = None
+    site: int = 0
     keys: tuple["Expr | None", ...] = ()
 
 
@@ -166,7 +167,6 @@ class LambdaForm:
     """A lambda: its body is the function ``qualname`` of the module (``outer.<lambda1>``)."""
 
     qualname: str
-    span: "Span"
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -186,7 +186,7 @@ class Comprehension:
     elt: "Expr"
     key: "Expr | None"
     generators: tuple[Generator, ...]
-    span: "Span"
+    site: int  # numbers the place in its file, as ``Display.site`` does
 
 
 Expr = Union[

@@ -151,7 +151,8 @@ class _Builder:
         self.lambda_names: dict[int, str] = {}
         # Nothing here refers back to the builder: the tree is freed as soon as the summary is made.
         self.span = _Positions(parsed).span
-        self.forms = _Forms(self.span, sited=True, lambda_names=self.lambda_names)
+        self.effects: set[int] = set()
+        self.forms = _Forms(self.span, sited=True, lambda_names=self.lambda_names, effects=self.effects)
         # Assignment and parameter annotations keep their forms without spans (as ``to_expr`` gives them).
         self.annotation_forms = _Forms(_no_span, self.forms.shared)
 
@@ -229,19 +230,17 @@ class _Builder:
         finally:
             self.conditional -= 1
 
-    def block(self, body: list[ast.stmt], conditional: bool = True) -> tuple[Stmt, ...]:
+    def block(self, body: list[ast.stmt]) -> tuple[Stmt, ...]:
         """The statements of a nested block, in their own list (the scope's bindings are shared)."""
         scope = self.binding_stack[-1]
         saved = scope.statements
         scope.statements = []
+        self.conditional += 1
         try:
-            if conditional:
-                with self._conditionally():
-                    self._statements(body)
-            else:
-                self._statements(body)
+            self._statements(body)
             return tuple(scope.statements)
         finally:
+            self.conditional -= 1
             scope.statements = saved
 
     # --- statements ---------------------------------------------------------
@@ -252,7 +251,12 @@ class _Builder:
 
     def statement(self, node: ast.stmt) -> None:
         kind = type(node)
-        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+        if kind is ast.Expr:  # the most common statements first
+            self.emit(ExprStmt(self.expression(node.value)))  # type: ignore[attr-defined]
+        elif kind is ast.Return:
+            value = self.expression(node.value) if node.value is not None else None  # type: ignore[attr-defined]
+            self.emit(ReturnStmt(value))
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             self.function_def(node)  # type: ignore[arg-type]
         elif kind is ast.ClassDef:
             self.class_def(node)  # type: ignore[arg-type]
@@ -338,11 +342,6 @@ class _Builder:
             orelse = self.block(node.orelse)  # type: ignore[attr-defined]
             final = self.block(node.finalbody)  # type: ignore[attr-defined]
             self.emit(TryStmt(body, tuple(handlers), orelse, final))
-        elif kind is ast.Expr:
-            self.emit(ExprStmt(self.expression(node.value)))  # type: ignore[attr-defined]
-        elif kind is ast.Return:
-            value = self.expression(node.value) if node.value is not None else None  # type: ignore[attr-defined]
-            self.emit(ReturnStmt(value))
         elif kind is ast.Raise:
             value = self.expression(node.exc) if node.exc is not None else None  # type: ignore[attr-defined]
             if node.cause is not None:  # type: ignore[attr-defined]
@@ -422,7 +421,6 @@ class _Builder:
         self.emit(DefStmt(node.name, qualname))
         self.summary.functions.append(function)
         self._function_body(function, params, lambda: self._statements(node.body))
-        function.is_generator = _yields(node)
 
     def _function_body(self, function: FunctionSummary, params: tuple[Param, ...], walk) -> None:  # noqa: ANN001
         scope = _Scope(function, function.bindings, f"{function.qualname}.<locals>")
@@ -555,7 +553,6 @@ class _Builder:
             self.binding_stack.pop()
         function.body = (ReturnStmt(value),)
         function.loaded_names = frozenset(loaded)
-        function.is_generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node.body))
         self.loaded[-1].update(loaded - scope.locals_)
 
     # --- expressions -----------------------------------------------------------
@@ -572,7 +569,8 @@ class _Builder:
         """``expression`` for a node whose form nobody reads."""
         self._visit(node, _RECORDED if record else _UNRECORDED, sink=sink)
 
-    def _visit(self, node: ast.AST, where: "_Where", awaited: bool = False, sink: str | None = None) -> None:
+    def _visit(self, node: ast.AST, where: "_Where", awaited: bool = False, sink: str | None = None) -> bool:
+        """Record the calls and name loads in ``node``; True when it calls, awaits, yields or binds (``effects``)."""
         kind = type(node)
         if kind is ast.Name:
             if type(node.ctx) is ast.Load:
@@ -580,19 +578,19 @@ class _Builder:
             elif type(node.ctx) is ast.Store:
                 # A walrus binds in the enclosing function.
                 self.bind(node.id, "assign", node.lineno)
-            return
+            return False
         if kind is ast.Constant:
-            return
+            return False
         if kind is ast.Attribute:
-            self._visit(node.value, where)
-            return
+            if self._visit(node.value, where):
+                self.effects.add(id(node))
+                return True
+            return False
         if kind is ast.Await:
             self._visit(node.value, where, awaited=True)
-            return
-        if kind is ast.Call:
+        elif kind is ast.Call:
             self._call(node, where, awaited, sink)
-            return
-        if kind in _COMPREHENSIONS:
+        elif kind in _COMPREHENSIONS:
             inside = where.inside_comprehension()
             targets = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
             with self._own_scope(targets):
@@ -605,29 +603,38 @@ class _Builder:
                     self._visit(node.value, inside)
                 else:
                     self._visit(node.elt, inside, sink=sink)
-            return
-        if kind is ast.Lambda:
+        elif kind is ast.Lambda:
             if where.record:
                 self.lambda_function(node, where)
-                return
-            arguments = node.args
-            for default in [*arguments.defaults, *[d for d in arguments.kw_defaults if d is not None]]:
-                self._visit(default, where)
-            return
-        if kind is ast.NamedExpr:
+            else:
+                arguments = node.args
+                for default in [*arguments.defaults, *[d for d in arguments.kw_defaults if d is not None]]:
+                    self._visit(default, where)
+        elif kind is ast.NamedExpr:
             self._visit(node.target, where)
             self._visit(node.value, where, sink=node.target.id)
-            return
-        # The value of a display element or of either branch flows where the whole goes.
-        flows = sink if kind in _PASSING_SINK else None
-        for name in _expression_fields(kind):
-            value = getattr(node, name)
-            if type(value) is list:
-                for item in value:
-                    if item is not None:
-                        self._visit(item, where, sink=flows)
-            elif isinstance(value, ast.AST):
-                self._visit(value, where, sink=None if name == "test" else flows)
+        else:
+            effect = False
+            if kind is ast.Yield or kind is ast.YieldFrom:
+                effect = True
+                function = self.binding_stack[-1].function
+                if function is not None:  # a yield makes the innermost function (or lambda) a generator
+                    function.is_generator = True
+            # The value of a display element or of either branch flows where the whole goes.
+            flows = sink if kind in _PASSING_SINK else None
+            for name in _expression_fields(kind):
+                value = getattr(node, name)
+                if type(value) is list:
+                    for item in value:
+                        if item is not None and self._visit(item, where, sink=flows):
+                            effect = True
+                elif isinstance(value, ast.AST):
+                    if self._visit(value, where, sink=None if name == "test" else flows):
+                        effect = True
+            if not effect:
+                return False
+        self.effects.add(id(node))
+        return True
 
     @contextmanager
     def _own_scope(self, bound: set[str]) -> Iterator[None]:
@@ -643,16 +650,17 @@ class _Builder:
             self.loaded[-1].update(loaded - bound)
 
     def _call(self, node: ast.Call, where: "_Where", awaited: bool, sink: str | None) -> None:
-        if where.record:
+        if where.record and type(node.func) is not ast.Name and dotted_name(node.func) is None:
             # The callee's form is made before it is walked: name its lambdas first (``(lambda: f)()``).
             for sub in _outer_lambdas(node.func):
                 self.forms.lambda_qualname(sub, self.binding_stack[-1])
         callee = self.forms.of(node.func)
         if where.record:
+            span = self.forms.call_spans[id(node)] = self.span(node)
             self.function_stack[-1].function.calls.append(  # type: ignore[union-attr]
                 CallSite(
                     callee=callee,
-                    span=self.span(node),
+                    span=span,
                     awaited=awaited,
                     enclosing=where.enclosing,
                     in_comprehension=where.in_comprehension,
@@ -737,19 +745,6 @@ def _outer_lambdas(node: ast.AST) -> Iterator[ast.Lambda]:
         stack.extend(ast.iter_child_nodes(current))
 
 
-def _yields(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether the function's own body (not a nested function's) holds a ``yield``."""
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, (ast.Yield, ast.YieldFrom)):
-            return True
-        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(current))
-    return False
-
-
 # --- pure conversions ----------------------------------------------------------------
 
 
@@ -803,15 +798,23 @@ class _Forms:
     annotation forms share their empty displays instead.
     """
 
-    __slots__ = ("span_of", "by_node", "shared", "sited", "lambda_names")
+    __slots__ = ("span_of", "by_node", "shared", "sited", "lambda_names", "sites", "effects", "call_spans")
 
     def __init__(self, span_of, shared: dict[object, Expr] | None = None, sited: bool = False,  # noqa: ANN001
-                 lambda_names: dict[int, str] | None = None):
+                 lambda_names: dict[int, str] | None = None, effects: set[int] | None = None):
         self.span_of = span_of
         self.by_node: dict[int, Expr] = {}
         self.shared: dict[object, Expr] = {} if shared is None else shared
         self.sited = sited
         self.lambda_names = lambda_names if lambda_names is not None else {}
+        self.sites = 0
+        self.call_spans: dict[int, Span] = {}  # a call's span, made once for its CallSite and its form
+        # Nodes whose subtree calls, yields, awaits or binds: the parts of an opaque value worth a form.
+        self.effects = effects
+
+    def site(self) -> int:
+        self.sites += 1
+        return self.sites
 
     def of(self, node: ast.AST) -> Expr:
         found = self.by_node.get(id(node))
@@ -842,8 +845,9 @@ class _Forms:
                 func=self.of(node.func),
                 args=tuple(self.of(a) for a in node.args),
                 kwargs=tuple((k.arg or "**", self.of(k.value)) for k in keywords),
-                span=self.span_of(node),
-                kw_spans=tuple((k.arg or "**", self.span_of(k)) for k in keywords),
+                span=self.call_spans.pop(id(node), None) or self.span_of(node),
+                # Only ``replay_key=`` is ever pointed at (STP041); the others' spans would cost for nothing.
+                kw_spans=tuple((k.arg, self.span_of(k)) for k in keywords if k.arg == "replay_key"),
             )
         if kind is ast.Subscript:
             index = node.slice
@@ -859,12 +863,12 @@ class _Forms:
             elements = node.elts
             name = "list" if kind is ast.List else "tuple" if kind is ast.Tuple else "set"
             if self.sited:
-                return Display(name, tuple(self.of(e) for e in elements), self.span_of(node))
+                return Display(name, tuple(self.of(e) for e in elements), self.site())
             return Display(name, tuple(self.of(e) for e in elements)) if elements else self._display(name)
         if kind is ast.Dict:
             if self.sited:
                 keys = tuple(self.of(k) if k is not None else None for k in node.keys)
-                return Display("dict", tuple(self.of(v) for v in node.values), self.span_of(node), keys)
+                return Display("dict", tuple(self.of(v) for v in node.values), self.site(), keys)
             return self._display("dict")
         if kind in _COMPREHENSIONS:
             if not self.sited:
@@ -874,11 +878,11 @@ class _Forms:
                 for g in node.generators
             )
             if kind is ast.DictComp:
-                return Comprehension("dict", self.of(node.value), self.of(node.key), generators, self.span_of(node))
-            return Comprehension(_COMPREHENSION_KINDS[kind], self.of(node.elt), None, generators, self.span_of(node))
+                return Comprehension("dict", self.of(node.value), self.of(node.key), generators, self.site())
+            return Comprehension(_COMPREHENSION_KINDS[kind], self.of(node.elt), None, generators, self.site())
         if kind is ast.Lambda:
             qualname = self.lambda_names.get(id(node))
-            return LambdaForm(qualname, self.span_of(node)) if qualname is not None else self._display("lambda")
+            return LambdaForm(qualname) if qualname is not None else self._display("lambda")
         if kind is ast.UnaryOp and type(node.operand) is ast.Constant:
             return self._const(node.operand.value)
         if not self.sited:
@@ -895,7 +899,11 @@ class _Forms:
             return Walrus(node.target.id, self.of(node.value))
         if kind is ast.Yield or kind is ast.YieldFrom:
             return YieldForm(self.of(node.value) if node.value is not None else None, kind is ast.YieldFrom)
-        parts = tuple(self.of(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
+        effects = self.effects
+        parts = tuple(
+            self.of(child) for child in ast.iter_child_nodes(node)
+            if isinstance(child, ast.expr) and (effects is None or id(child) in effects)
+        )
         return Opaque(parts) if parts else self._display("other")
 
     def _ref(self, dotted: str) -> Expr:
