@@ -30,6 +30,19 @@ class StepCallsStep(Rule):
 
     ## Example
     ```python
+    from agent_framework import step
+    from pydantic import BaseModel
+
+
+    class Job(BaseModel):
+        label: str
+
+
+    @step
+    async def tick(job: Job) -> str:
+        return job.label
+
+
     @step
     async def wrapper(job: Job) -> str:
         return await tick(job)
@@ -41,6 +54,19 @@ class StepCallsStep(Rule):
     `steplint.runtime_shim` in scoped mode, which scopes inner keys by the
     outer step's key.
     ```python
+    from agent_framework import step
+    from pydantic import BaseModel
+
+
+    class Job(BaseModel):
+        label: str
+
+
+    @step
+    async def tick(job: Job) -> str:
+        return job.label
+
+
     @step
     async def wrapper(job: Job) -> str:
         return await tick.__wrapped__(job)

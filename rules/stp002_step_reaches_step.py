@@ -25,17 +25,43 @@ class StepReachesStep(Rule):
 
     ## Example
     ```python
-    async def load(job: Job) -> str:
-        return await tick(job)
+    from agent_framework import step
+
 
     @step
-    async def wrapper(job: Job) -> str:
-        return await load(job)
+    async def tick(label: str) -> str:
+        return label
+
+
+    async def load(label: str) -> str:
+        return await tick(label)
+
+
+    @step
+    async def wrapper(label: str) -> str:
+        return await load(label)
     ```
 
     ## Use instead
     Call the helper from the workflow body, have the helper call
     `tick.__wrapped__(...)`, or install `steplint.runtime_shim` in scoped mode.
+    ```python
+    from agent_framework import step, workflow
+
+
+    @step
+    async def tick(label: str) -> str:
+        return label
+
+
+    async def load(label: str) -> str:
+        return await tick(label)
+
+
+    @workflow
+    async def run(label: str) -> str:
+        return await load(label)
+    ```
 
     ## References
     - https://github.com/microsoft/agent-framework/issues/9383

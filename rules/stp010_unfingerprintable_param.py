@@ -32,18 +32,33 @@ class UnfingerprintableParam(Rule):
 
     ## Example
     ```python
+    from agent_framework import step
+    from pydantic import BaseModel
+
+
     class Job(BaseModel):
         label: str
 
+
     @step
-    async def tick(job: Job) -> str: ...
+    async def tick(job: Job) -> str:
+        return job.label
     ```
 
     ## Use instead
     Pass fingerprintable data, or give the step a `replay_key`:
     ```python
+    from agent_framework import step
+    from pydantic import BaseModel
+
+
+    class Job(BaseModel):
+        label: str
+
+
     @step(replay_key=lambda job: job.label)
-    async def tick(job: Job) -> str: ...
+    async def tick(job: Job) -> str:
+        return job.label
     ```
 
     ## References

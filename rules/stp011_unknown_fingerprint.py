@@ -28,15 +28,24 @@ class UnknownFingerprint(Rule):
 
     ## Example
     ```python
+    # fixture: extend-select=STP011
+    from agent_framework import step
+
+
     @step
-    async def tick(job) -> str: ...
+    async def tick(job) -> str:
+        return str(job)
     ```
 
     ## Use instead
     Annotate with a fingerprintable type, or give the step a `replay_key`:
     ```python
+    from agent_framework import step
+
+
     @step
-    async def tick(job: str) -> str: ...
+    async def tick(job: str) -> str:
+        return job
     ```
 
     ## References

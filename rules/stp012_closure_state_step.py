@@ -36,6 +36,10 @@ class ClosureStateStep(Rule):
 
     ## Example
     ```python
+    import httpx
+    from agent_framework import step
+
+
     def make_fetch(client: httpx.AsyncClient):
         @step
         async def fetch(url: str) -> str:
@@ -49,6 +53,10 @@ class ClosureStateStep(Rule):
     keep the closure and give the step a `replay_key` (your promise that the
     captured state does not change what a key means):
     ```python
+    import httpx
+    from agent_framework import step
+
+
     def make_fetch(client: httpx.AsyncClient):
         @step(replay_key=lambda url: url)
         async def fetch(url: str) -> str:

@@ -34,15 +34,23 @@ class MutableDefaultStep(Rule):
 
     ## Example
     ```python
+    from agent_framework import step
+
+
     @step
-    async def tag(label: str, tags: list[str] = []) -> list[str]: ...
+    async def tag(label: str, tags: list[str] = []) -> list[str]:
+        return [*tags, label]
     ```
 
     ## Use instead
     An immutable default (`None`, a tuple or frozenset), or a `replay_key`:
     ```python
+    from agent_framework import step
+
+
     @step
-    async def tag(label: str, tags: tuple[str, ...] = ()) -> list[str]: ...
+    async def tag(label: str, tags: tuple[str, ...] = ()) -> list[str]:
+        return [*tags, label]
     ```
 
     ## References

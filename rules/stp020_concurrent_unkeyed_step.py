@@ -48,6 +48,21 @@ class ConcurrentUnkeyedStep(Rule):
 
     ## Example
     ```python
+    import asyncio
+
+    from agent_framework import step, workflow
+    from pydantic import BaseModel
+
+
+    class Job(BaseModel):
+        label: str
+
+
+    @step
+    async def fetch(job: Job) -> str:
+        return job.label
+
+
     @workflow
     async def pipeline(jobs: list[str]) -> list[str]:
         return await asyncio.gather(*[fetch(Job(label=j)) for j in jobs])
@@ -57,8 +72,24 @@ class ConcurrentUnkeyedStep(Rule):
     Give the step a `replay_key` that tells the calls apart, or pass
     fingerprintable arguments:
     ```python
+    import asyncio
+
+    from agent_framework import step, workflow
+    from pydantic import BaseModel
+
+
+    class Job(BaseModel):
+        label: str
+
+
     @step(replay_key=lambda job: job.label)
-    async def fetch(job: Job) -> str: ...
+    async def fetch(job: Job) -> str:
+        return job.label
+
+
+    @workflow
+    async def pipeline(jobs: list[str]) -> list[str]:
+        return await asyncio.gather(*[fetch(Job(label=j)) for j in jobs])
     ```
 
     ## References

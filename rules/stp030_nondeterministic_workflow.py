@@ -62,6 +62,16 @@ class NondeterministicWorkflow(Rule):
 
     ## Example
     ```python
+    import time
+
+    from agent_framework import step, workflow
+
+
+    @step
+    async def process(job: str, started: float) -> str:
+        return f"{job}@{started}"
+
+
     @workflow
     async def pipeline(job: str) -> str:
         started = time.time()
@@ -71,9 +81,20 @@ class NondeterministicWorkflow(Rule):
     ## Use instead
     Make the value inside a step, whose result is cached and replayed:
     ```python
+    import time
+
+    from agent_framework import step, workflow
+
+
+    @step
+    async def process(job: str, started: float) -> str:
+        return f"{job}@{started}"
+
+
     @step
     async def now() -> float:
         return time.time()
+
 
     @workflow
     async def pipeline(job: str) -> str:

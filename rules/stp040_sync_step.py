@@ -19,14 +19,22 @@ class SyncStep(Rule):
 
     ## Example
     ```python
+    from agent_framework import step
+
+
     @step
-    def fetch(url: str) -> str: ...
+    def fetch(url: str) -> str:
+        return url
     ```
 
     ## Use instead
     ```python
+    from agent_framework import step
+
+
     @step
-    async def fetch(url: str) -> str: ...
+    async def fetch(url: str) -> str:
+        return url
     ```
     """
 

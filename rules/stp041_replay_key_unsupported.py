@@ -24,9 +24,13 @@ class ReplayKeyUnsupported(Rule):
 
     ## Example
     ```python
-    # target-version = "1.19"
-    @step(replay_key=lambda job: job.id)
-    async def tick(job: Job) -> str: ...
+    # fixture: target-version=1.19
+    from agent_framework import step
+
+
+    @step(replay_key=lambda job: job)
+    async def tick(job: str) -> str:
+        return job
     ```
 
     ## Use instead
@@ -34,8 +38,13 @@ class ReplayKeyUnsupported(Rule):
     accordingly), or drop the keyword on 1.19, where every step is keyed by
     call order anyway:
     ```python
+    # fixture: target-version=1.19
+    from agent_framework import step
+
+
     @step
-    async def tick(job: Job) -> str: ...
+    async def tick(job: str) -> str:
+        return job
     ```
 
     ## References

@@ -37,41 +37,58 @@ class StepOnMethod(Rule):
 
     ## Example
     ```python
+    from agent_framework import step
+
+
     class Pipeline:
         def __init__(self, base_url: str) -> None:
             self.base_url = base_url
 
         @step
         async def fetch(self, path: str) -> str:
-            return await get(self.base_url + path)
+            return self.base_url + path
     ```
 
     ## Use instead
     A module-level step that takes the object's data as fingerprintable
     arguments:
     ```python
+    from agent_framework import step
+
+
     @step
     async def fetch(base_url: str, path: str) -> str:
-        return await get(base_url + path)
+        return base_url + path
+
 
     class Pipeline:
+        def __init__(self, base_url: str) -> None:
+            self.base_url = base_url
+
         async def load(self, path: str) -> str:
             return await fetch(self.base_url, path)
     ```
     Or a `@staticmethod` above `@step`:
     ```python
+    from agent_framework import step
+
+
     class Pipeline:
         @staticmethod
         @step
-        async def fetch(base_url: str, path: str) -> str: ...
+        async def fetch(base_url: str, path: str) -> str:
+            return base_url + path
     ```
     Or a step built per instance in `__init__`, with a `replay_key` (it
     captures `self`, which MAF cannot hash):
     ```python
+    from agent_framework import step
+
+
     class Pipeline:
         def __init__(self, base_url: str) -> None:
             async def fetch(path: str) -> str:
-                return await get(base_url + path)
+                return base_url + path
 
             self.fetch = step(name="fetch", replay_key=lambda path: f"{base_url}|{path}")(fetch)
     ```

@@ -26,6 +26,15 @@ class UnusedNoqa(SuppressionRule):
 
     ## Example
     ```python
+    # fixture: extend-select=STP100
+    from agent_framework import step, workflow
+
+
+    @step
+    async def tick(job: str) -> str:
+        return job
+
+
     @workflow
     async def run(job: str) -> str:
         return await tick(job)  # noqa: STP001
@@ -34,6 +43,15 @@ class UnusedNoqa(SuppressionRule):
     ## Use instead
     Remove the code (or the whole comment) that no longer silences anything.
     ```python
+    # fixture: extend-select=STP100
+    from agent_framework import step, workflow
+
+
+    @step
+    async def tick(job: str) -> str:
+        return job
+
+
     @workflow
     async def run(job: str) -> str:
         return await tick(job)

@@ -98,3 +98,36 @@ def test_rule_examples(tmp_path, rule, code, invalid):
     assert reported == expected
     assert bool(expected) == invalid
     assert rule.INVALID, f"{rule.code} has no INVALID example"
+
+
+def _section_code(doc: str, section: str) -> list[str]:
+    """The ```python blocks of one section of a rule's doc."""
+    start = doc.index(section) + len(section)
+    following = [doc.find(s, start) for s in ("\n## ",) if doc.find(s, start) >= 0]
+    body = doc[start:min(following) if following else len(doc)]
+    return re.findall(r"```python\n(.*?)```", body, flags=re.S)
+
+
+def _doc_examples():
+    for rule in RULES:
+        if rule.code == "STP900":
+            continue  # its example is a file that does not parse: test_fixtures covers it
+        for section, reported in (("## Example", True), ("## Use instead", False)):
+            for index, code in enumerate(_section_code(rule.doc(), section)):
+                yield pytest.param(rule, code, reported, id=f"{rule.code}-{section[3:].replace(' ', '-').lower()}-{index}")
+
+
+@pytest.mark.parametrize("rule, code, reported", list(_doc_examples()))
+def test_doc_examples_do_what_they_say(tmp_path, rule, code, reported):
+    """A rule's ``Example`` gives its code; its ``Use instead`` does not (both are whole programs)."""
+    source = tmp_path / "example.py"
+    source.write_text(code, encoding="utf-8")
+    header = parse_header(code)
+    settings = Settings(project_root=tmp_path, **{**header, "extend_select": (rule.code,)})
+    codes = {d.code for d in lint_paths([str(source)], settings).diagnostics}
+    assert (rule.code in codes) is reported, codes
+
+
+def test_every_rule_documents_an_example_and_a_fix_as_code():
+    for rule in RULES:
+        assert _section_code(rule.doc(), "## Example"), rule.code
