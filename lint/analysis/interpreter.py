@@ -322,6 +322,7 @@ class Session:
         self.stack: list[Unit] = []
         self.evaluated: set[int] = set()
         self.pending: list[Unit] = []  # called past MAX_DEPTH: run next from the top of the stack
+        self._mro_cache: dict = {}
         self.changed = False
         self.created = 0
 
@@ -331,6 +332,7 @@ class Session:
         for _ in range(MAX_PASSES):
             self.changed = False
             self.evaluated = set()
+            self._mro_cache = {}  # bases are cells: a pass may add to them
             for unit in roots:
                 self.evaluate(unit)
                 while self.pending:
@@ -1187,7 +1189,13 @@ class Session:
         return found
 
     def mro(self, cls: ClassValue, depth: int = 0) -> list:
-        """C3 linearization over the analyzed classes; an outside base ends its branch."""
+        """C3 linearization over the analyzed classes; an outside base ends its branch (kept for a pass)."""
+        found = self._mro_cache.get(cls)
+        if found is None:
+            found = self._mro_cache[cls] = self._linearize(cls, depth)
+        return found
+
+    def _linearize(self, cls: ClassValue, depth: int) -> list:
         if depth > 32:
             return [cls]
         bases = self.bases(cls)

@@ -13,6 +13,7 @@ ever drawn from it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import FrozenSet, Union
 
 #: Where an object is made: (module path, line, column), or a made-up place such as ("<self>", qualname).
@@ -195,6 +196,7 @@ def bounded(values: set | frozenset) -> Values:
     return frozenset([*kept, UNKNOWN])
 
 
+@lru_cache(maxsize=1 << 16)
 def stable_key(value: "Value") -> str:
     """An order for values that does not depend on the order the analysis ran in (unit numbers are left out)."""
     return repr(_stable(value))
