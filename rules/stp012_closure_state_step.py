@@ -14,8 +14,10 @@ class ClosureStateStep(Rule):
     Finds a step without `replay_key=` whose wrapper identity MAF (1.20+)
     never treats as durable, reported at its `def`:
     - a step defined inside a function whose body reads a local of an
-      enclosing function (a closure cell: a parameter, a variable, a helper
-      or another step defined there), whatever the value is;
+      enclosing function, or declares it `nonlocal` (a closure cell: a
+      parameter, a variable, a helper, a class or another step defined
+      there, also when only a function nested in the step reads it),
+      whatever the value is;
     - a step made while a workflow runs: defined (or wrapped with `step()`)
       inside a `@workflow` or `@step` body, even with no closure.
 

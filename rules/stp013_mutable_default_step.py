@@ -15,13 +15,17 @@ class MutableDefaultStep(Rule):
     (1.20+) does not count as durable: a list, dict or set display, a
     comprehension, a lambda, a tuple holding one of those, a call known to
     build a mutable or opaque object (`list()`, `dict()`, an instance of a
-    class, `datetime.now()`, `Path(...)`, `uuid4()`), an Enum member, or a
-    name bound to one of those. Reported at the default value.
+    class, `datetime.now()`, `Path(...)`, `uuid4()`), an Enum member, a name
+    bound to one of those, or a call of your own function whose return
+    annotation is mutable (`def fresh_options() -> dict[str, int]`) or whose
+    returned value the analysis follows to one of those (a list it builds,
+    an instance it makes). Reported at the default value.
 
     Calls known to return immutable values (`frozenset(...)`, `tuple(...)`,
-    `str(...)`, `int(...)`) and calls the linter cannot judge
-    (`os.getenv(...)`, your own functions) stay silent. Silent on 1.19 and
-    older, where every step is keyed by call order anyway.
+    `str(...)`, `int(...)`, a function that returns a string) and calls
+    whose result is unknown (`os.getenv(...)`, an outside library's
+    function) stay silent. Silent on 1.19 and older, where every step is
+    keyed by call order anyway.
 
     ## Why is this bad?
     MAF hashes a step's defaults into its wrapper identity and counts them as

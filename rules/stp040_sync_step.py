@@ -11,11 +11,17 @@ from steplint.core.summary import ModuleSummary
 class SyncStep(Rule):
     """
     ## What it does
-    Finds `step` applied to a function that is not `async def`.
+    Finds `step` applied to a function that is not a coroutine function: a
+    plain `def`, or an `async def` that yields (an async generator).
 
     ## Why is this bad?
-    MAF's `StepWrapper` only wraps coroutine functions: it raises `TypeError`
-    when the module is imported, so nothing in it runs.
+    MAF's `StepWrapper` only wraps coroutine functions
+    (`inspect.iscoroutinefunction`): it raises `TypeError` when the function
+    is decorated, on every release from 1.18 to 1.23. For a module-level
+    step that is when the module is imported, so nothing in it runs; for a
+    step made in a factory, when the factory runs. An async generator is
+    not a coroutine function, so a step cannot stream its results: return a
+    list instead.
 
     ## Example
     ```python
@@ -40,7 +46,7 @@ class SyncStep(Rule):
 
     code = "STP040"
     name = "sync-step"
-    summary = "step decorates a function that is not async"
+    summary = "step decorates a function that is not async, or an async generator"
     INVALID = (
         """
 from agent_framework import step
@@ -48,6 +54,14 @@ from agent_framework import step
 @step
 def fetch(url: str) -> str:  # expect: STP040
     return url
+""",
+        """
+from agent_framework import step
+
+@step
+async def stream(prompt: str):  # expect: STP040
+    for token in prompt.split():
+        yield token
 """,
     )
     VALID = (
@@ -62,11 +76,15 @@ async def fetch(url: str) -> str:
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
         for step in analysis.steps_in(module):
-            if step.body is not None and not step.body.is_async:
-                yield analysis.diagnostic(
-                    step.module,
-                    step.anchor,
-                    SyncStep,
-                    f"step '{step.display}' is not async: MAF's step only wraps coroutine functions and raises "
-                    "TypeError at import; make it 'async def'",
-                )
+            body = step.body
+            if body is None or body.is_lambda or (body.is_async and not body.is_generator):
+                continue
+            what = "an async generator (it yields)" if body.is_async else "not async"
+            yield analysis.diagnostic(
+                step.module,
+                step.anchor,
+                SyncStep,
+                f"step '{step.display}' is {what}: MAF's step wraps only coroutine functions and raises "
+                "TypeError when the function is decorated (at import, for a module-level step); make it an "
+                "'async def' that returns its value",
+            )

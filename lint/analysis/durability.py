@@ -21,6 +21,10 @@ from typing import Iterable
 
 from steplint.analysis.fingerprint import KNOWN_EXTERNAL_BAD, KNOWN_EXTERNAL_OK, ImmutabilityJudge, is_enum
 from steplint.analysis.index import ProjectIndex, Target
+from steplint.analysis.values import (
+    BoundMethod, ClassValue, ConstValue, ContainerValue, ExternalValue, FunctionValue, InstanceValue, PartialValue,
+    StepValue, Value, Values,
+)
 from steplint.core.summary import Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm, ModuleSummary, Ref
 
 _MAX_DEPTH = 16
@@ -140,6 +144,8 @@ class DurabilityJudge:
         if callee.kind == "class":
             name = _display(callee.name)
             return not_durable(f"an Enum member ({name})" if is_enum(self.index, callee) else f"an instance of {name}")
+        if callee.kind == "function" and callee.function is not None and callee.module is not None:
+            return self._returned(callee.module, callee.function)
         if callee.kind != "external":
             return UNKNOWN
         name = callee.name
@@ -158,6 +164,15 @@ class DurabilityJudge:
             return not_durable(f"{KNOWN_EXTERNAL_BAD[name]} ({name})")
         if name in KNOWN_EXTERNAL_OK:
             return not_durable(f"a mutable mapping ({name})")
+        return UNKNOWN
+
+    def _returned(self, module: ModuleSummary, function: FunctionSummary) -> State:
+        """What a call of a project function makes, by its return annotation (its values: ``value_state``)."""
+        if function.returns is None or function.is_async:
+            return UNKNOWN
+        verdict = self.types.judge(module, self.index.function(module, function.parent), function.returns)
+        if verdict.bad:
+            return not_durable(f"what {_display(function.qualname)}() returns ({verdict.reason.removeprefix('is ')})")
         return UNKNOWN
 
     # --- names ---------------------------------------------------------------------
@@ -198,3 +213,35 @@ class DurabilityJudge:
 
 def _display(qualname: str) -> str:
     return qualname.replace(".<locals>", "")
+
+
+def value_state(values: Values, read_items) -> State:  # noqa: ANN001 - how to read a tuple's items
+    """Whether values the value-flow analysis found are durable as MAF judges defaults (unknown ones aside)."""
+    return combine(_value_state(value, read_items, 0) for value in values) if values else UNKNOWN
+
+
+def _value_state(value: Value, read_items, depth: int) -> State:  # noqa: ANN001
+    if isinstance(value, ConstValue):
+        return DURABLE
+    if isinstance(value, ContainerValue):
+        if value.kind == "tuple" and depth < 4:
+            return combine(_value_state(item, read_items, depth + 1) for item in read_items(value))
+        return not_durable(_CONTAINER_NAMES.get(value.kind, "a mutable container"))
+    if isinstance(value, InstanceValue):
+        return not_durable(f"an instance of {_display(value.cls.qualname)}")
+    if isinstance(value, (FunctionValue, BoundMethod, PartialValue)):
+        return not_durable("a function")
+    if isinstance(value, ClassValue):
+        return not_durable(f"a class ({_display(value.qualname)})")
+    if isinstance(value, StepValue):
+        return not_durable("a step")
+    if isinstance(value, ExternalValue) and value.name.endswith("()"):
+        name = value.name[:-2]
+        if name in _MUTABLE_RESULTS:
+            return not_durable(_MUTABLE_RESULTS[name])
+        if name in KNOWN_EXTERNAL_BAD:
+            return not_durable(f"{KNOWN_EXTERNAL_BAD[name]} ({name})")
+    return UNKNOWN
+
+
+_CONTAINER_NAMES = {"list": "a list", "dict": "a dict", "set": "a set", "iterator": "an iterator", "gathered": "a list"}

@@ -133,6 +133,13 @@ class ModuleFlow:
             frame = found.id
         return frame
 
+    def default_values(self, module: ModuleSummary, body: FunctionSummary, name: str) -> Values:
+        """What the ``def`` gave a parameter as its default, where the analysis followed it."""
+        frame = self._frame_for(module, body)
+        if frame is None:
+            return frozenset()
+        return self.session.read_cell(FunctionValue(module.path, body.qualname, frame), ("#default", name))
+
     # --- call sites ---------------------------------------------------------------------
 
     def _site_index(self) -> dict[tuple[str, SiteKey], dict[Value, set[int]]]:

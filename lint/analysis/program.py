@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, TypeVar
 
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic
-from steplint.analysis.durability import DurabilityJudge, State
+from steplint.analysis.durability import DurabilityJudge, State, value_state
 from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_annotation
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ProjectIndex, Target
@@ -384,9 +384,15 @@ class Analysis:
             return []
         scope = self.index.function(item.module, body.parent)
         found = []
+        flow: ModuleFlow | None = None
         for param in body.params:
             if param.default is not None:
                 state = self.durability.value(item.module, scope, param.default)
+                if state.durable is None:
+                    # What the value flow says the default is: a factory's dict, an instance made by a helper...
+                    flow = flow or self.flow(item.module)
+                    values = flow.default_values(item.module, body, param.name)
+                    state = value_state(values, flow.session.read_all_cells)
                 if state.not_durable:
                     found.append((param, state))
         return found
@@ -401,7 +407,9 @@ class Analysis:
         body = item.body
         if body is None or body.parent is None:
             return []
-        free = body.loaded_names - set(body.bindings) - body.declared_global
+        # ``nonlocal x`` makes x a cell of the enclosing function, read or written here.
+        own = set(body.bindings) - body.declared_nonlocal
+        free = (body.loaded_names | body.declared_nonlocal) - own - body.declared_global
         scope = self.index.function(item.module, body.parent)
         return [name for name in sorted(free) if self.index.find_binding(item.module, scope, name) is not None]
 

@@ -417,6 +417,7 @@ class FunctionSummary:
     loaded_names: frozenset[str] = frozenset()  # names read in this body (nested scopes included)
     declared_nonlocal: frozenset[str] = frozenset()
     body: tuple[Stmt, ...] = ()  # the statements, for the value-flow analysis
+    returns: Expr | None = None  # the return annotation
     is_generator: bool = False  # its body yields
     is_lambda: bool = False  # a lambda: ``calls`` stay with the function that holds it
 

@@ -403,7 +403,9 @@ class _Builder:
         # Decorators, defaults and annotations run in the enclosing scope.
         decorators = tuple(self.expression(d) for d in node.decorator_list)
         params = self.parameters(node.args)
+        returns = None
         if node.returns is not None:
+            returns = self.annotation_forms.of(node.returns)
             self.visit(node.returns, record=False)
         qualname = self.qualname(node.name)
         enclosing = self.function_stack[-1]
@@ -416,6 +418,7 @@ class _Builder:
             params=params,
             class_qualname=self.class_stack[-1] if self._directly_in_class() else None,
             parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
+            returns=returns,
         )
         self.bind(node.name, "def", node.lineno, target=qualname)
         self.emit(DefStmt(node.name, qualname))
