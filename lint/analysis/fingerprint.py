@@ -16,7 +16,9 @@ from steplint.analysis.index import ProjectIndex, Target
 from steplint.summaries.builder import to_expr
 from steplint.core.summary import (
     CallExpr,
+    ClassSummary,
     Const,
+    Display,
     Expr,
     FunctionSummary,
     ModuleSummary,
@@ -223,7 +225,7 @@ class FingerprintJudge:
         for base in self.index.base_targets(module, cls):
             name = typing_name(base)
             if name in _TYPEDDICT:
-                return self.container(f"TypedDict ({cls.name})") or FINGERPRINTABLE
+                return self.container(f"TypedDict ({cls.name})") or self._typed_dict_fields(module, cls, depth)
             if name in _MAPPINGS or (base.kind == "external" and base.name in KNOWN_EXTERNAL_OK):
                 return self.container(f"mapping ({cls.name})") or FINGERPRINTABLE
             if name == "NamedTuple" or base.name in _NAMEDTUPLE_FACTORIES:
@@ -235,6 +237,30 @@ class FingerprintJudge:
             if base.kind == "external" and name is None and base.name != "builtins.object":
                 return Verdict(BAD, f"is {cls.name}, a subclass of {base.name}, which is not a Mapping")
         return Verdict(BAD, f"is {cls.name}, a plain class")
+
+    def _typed_dict_fields(self, module: ModuleSummary, cls: ClassSummary, depth: int) -> Verdict:
+        """A TypedDict is fingerprintable when each of its fields is (its own and its TypedDict bases')."""
+        for owner_module, owner in self.index.mro(module, cls):
+            scope = self.index.function(owner_module, owner.parent)
+            for field_name, annotation in owner.fields:
+                verdict = self.judge(owner_module, scope, annotation, depth + 1)
+                if verdict.bad:
+                    return Verdict(BAD, f"is {cls.name}, a TypedDict whose field '{field_name}' {verdict.reason}")
+        return FINGERPRINTABLE
+
+    def _functional_fields(self, module: ModuleSummary, scope, call: CallExpr, name: str, depth: int) -> Verdict:  # noqa: ANN001
+        """``TypedDict("X", {"a": Job})`` (or ``a=Job``): judged by its fields too."""
+        fields: list[tuple[str, Expr]] = []
+        if len(call.args) >= 2 and isinstance(call.args[1], Display) and call.args[1].kind == "dict":
+            for key, value in zip(call.args[1].keys, call.args[1].items):
+                if isinstance(key, Const) and isinstance(key.value, str):
+                    fields.append((key.value, value))
+        fields.extend((key, value) for key, value in call.kwargs if key not in ("**", "total"))
+        for field_name, annotation in fields:
+            verdict = self.judge(module, scope, annotation, depth + 1)
+            if verdict.bad:
+                return Verdict(BAD, f"is {name}, a TypedDict whose field '{field_name}' {verdict.reason}")
+        return FINGERPRINTABLE
 
     def _alias(self, target: Target, depth: int) -> Verdict:
         binding, module = target.binding, target.module
@@ -252,7 +278,8 @@ class FingerprintJudge:
             if last == "TypeAliasType" and len(value.args) >= 2:
                 return self.judge(module, scope, value.args[1], depth + 1)
             if last == "TypedDict" and typing_name(factory) is not None:
-                return self.container(f"TypedDict ({target.name})") or FINGERPRINTABLE
+                return self.container(f"TypedDict ({target.name})") or self._functional_fields(
+                    module, scope, value, target.name, depth)
             if factory_name in _NAMEDTUPLE_FACTORIES:
                 return Verdict(BAD, f"is a NamedTuple ({target.name})")
             if factory_name in _ENUM_FACTORIES:

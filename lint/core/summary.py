@@ -19,7 +19,7 @@ and unpickling these few hundred objects per file twice as slow.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Iterator, Union
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -433,6 +433,7 @@ class ClassSummary:
     parent: str | None = None  # enclosing function's qualname, if any
     body_names: frozenset[str] = frozenset()
     body: tuple[Stmt, ...] = ()
+    fields: tuple[tuple[str, Expr], ...] = ()  # ``name: annotation`` in the body (a TypedDict's or dataclass's fields)
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -470,3 +471,21 @@ class ModuleSummary:
     suppressions: Suppressions = field(default_factory=Suppressions)
     error: ParseError | None = None
     line_count: int = 0
+
+
+def iter_calls(statements: tuple) -> "Iterator[CallExpr]":
+    """Every call expression in ``statements`` and the blocks and expressions they hold."""
+    stack: list = list(statements)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CallExpr):
+            yield node
+        if isinstance(node, (Span, str, int, float, bytes, bool)) or node is None:
+            continue
+        if isinstance(node, tuple):
+            stack.extend(node)
+            continue
+        for name in getattr(type(node), "__slots__", ()):
+            value = getattr(node, name, None)
+            if value is not None and not isinstance(value, (str, int, float, bool, bytes, Span)):
+                stack.append(value)

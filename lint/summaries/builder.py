@@ -461,11 +461,13 @@ class _Builder:
         self.bind(node.name, "class", node.lineno, target=qualname)
         self.emit(ClassStmt(node.name, qualname))
         body_names = set()
+        fields = []
         for statement in node.body:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 body_names.add(statement.name)
             elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
                 body_names.add(statement.target.id)
+                fields.append((statement.target.id, self.annotation_forms.of(statement.annotation)))
             elif isinstance(statement, ast.Assign):
                 body_names.update(t.id for t in statement.targets if isinstance(t, ast.Name))
         cls = ClassSummary(
@@ -477,6 +479,7 @@ class _Builder:
             decorators=decorators,
             parent=enclosing.function.qualname if enclosing.function is not self.module_function else None,
             body_names=frozenset(body_names),
+            fields=tuple(fields),
         )
         self.summary.classes.append(cls)
         class_scope = _Scope(None, {}, qualname)

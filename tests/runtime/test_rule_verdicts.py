@@ -1,0 +1,242 @@
+"""What the linter's verdicts rest on, shown on the real agent-framework-core (every release of the matrix).
+
+Each test runs the shape a rule reports (or stays silent on) and asserts what MAF
+really does with it: a call-order key, a checkpoint that raises, a TypeError when
+decorating. The linter's own tests check that it reports exactly these shapes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from typing import TypedDict
+
+import agent_framework as maf
+import pytest
+from agent_framework import step, workflow
+from pydantic import BaseModel
+from shim_support import HAS_FINGERPRINTS, MAF_VERSION_TUPLE, cache_keys, chain, latest, run
+
+pytestmark = pytest.mark.filterwarnings("ignore")
+
+NOT_DURABLE = "durable replay identity"
+
+
+class Order(BaseModel):
+    sku: str
+
+
+class Envelope(TypedDict):
+    order: Order
+
+
+class Label(TypedDict):
+    sku: str
+
+
+@step
+async def enveloped(p: Envelope) -> str:
+    return p["order"].sku
+
+
+@step
+async def labelled(p: Label) -> str:
+    return p["sku"]
+
+
+@workflow(name="typed-dict-keys")
+async def typed_dicts(sku: str) -> list[str]:
+    return [await labelled({"sku": sku}), await enveloped({"order": Order(sku=sku)})]
+
+
+@pytest.mark.skipif(not HAS_FINGERPRINTS, reason="1.18/1.19 key every call by call order")
+def test_a_typed_dict_with_a_model_field_falls_back_to_the_call_order_key():
+    """STP010 judges a TypedDict by its fields: a model field leaves no fingerprint."""
+    storage = maf.InMemoryCheckpointStorage()
+    run(typed_dicts.build(checkpoint_storage=storage).run("a"))
+    keys = cache_keys(run(latest(storage, "typed-dict-keys")))
+    assert "enveloped::0" in keys  # the call-order key
+    assert any(key.startswith('v2::["auto","labelled"') for key in keys)  # the fingerprint key
+
+
+def make_counter():
+    count = 0
+
+    @step
+    async def bump(x: int) -> int:
+        nonlocal count
+        count += 1
+        return x + count
+
+    return bump
+
+
+bump = make_counter()
+
+
+@workflow(name="nonlocal-counter")
+async def counting(x: int) -> int:
+    return await bump(x)
+
+
+def _checkpointed_run(flow, *args) -> BaseException | None:  # noqa: ANN001 - a functional workflow
+    try:
+        run(flow.build(checkpoint_storage=maf.InMemoryCheckpointStorage()).run(*args))
+    except Exception as exc:  # the tests expect MAF's own error
+        return exc
+    return None
+
+
+def test_a_step_that_declares_nonlocal_is_not_durable():
+    """STP012: a ``nonlocal`` cell is a closure; MAF 1.20+ refuses to checkpoint the step's calls."""
+    error = _checkpointed_run(counting, 1)
+    if HAS_FINGERPRINTS:
+        assert isinstance(error, ValueError) and NOT_DURABLE in str(error)
+    else:
+        assert error is None  # every key is call order already: nothing to refuse
+
+
+def fresh_options() -> dict[str, int]:
+    return {"retries": 3}
+
+
+@step
+async def with_factory_default(label: str, options: dict = fresh_options()) -> str:  # noqa: B008 - the point
+    return label
+
+
+@step
+async def with_tuple_default(label: str, window: tuple = (1, 2)) -> str:
+    return label
+
+
+@workflow(name="factory-default")
+async def factory_default(label: str) -> str:
+    return await with_factory_default(label)
+
+
+@workflow(name="tuple-default")
+async def tuple_default(label: str) -> str:
+    return await with_tuple_default(label)
+
+
+def test_a_default_made_by_a_function_returning_a_dict_is_not_durable():
+    """STP013: a dict default, wherever it comes from, is not durable identity; a tuple of ints is."""
+    error = _checkpointed_run(factory_default, "a")
+    if HAS_FINGERPRINTS:
+        assert isinstance(error, ValueError) and NOT_DURABLE in str(error)
+    else:
+        assert error is None
+    assert _checkpointed_run(tuple_default, "a") is None
+
+
+def test_an_async_generator_step_raises_type_error_when_decorated():
+    """STP040: MAF's step takes only coroutine functions; an async generator is not one."""
+
+    async def stream(prompt: str):
+        yield prompt
+
+    with pytest.raises(TypeError):
+        step(stream)
+
+
+@step
+async def fetch(order: Order) -> str:
+    return order.sku
+
+
+@workflow(name="wait-for")
+async def waited(sku: str) -> str:
+    return await asyncio.wait_for(fetch(Order(sku=sku)), 5)
+
+
+def test_wait_for_runs_the_step_in_another_task_before_python_3_12():
+    """STP020 treats ``asyncio.wait_for`` as a spawner below Python 3.12 (target-python)."""
+    error = _checkpointed_run(waited, "a")
+    if HAS_FINGERPRINTS and sys.version_info < (3, 12):
+        assert isinstance(error, ValueError) and "concurrent" in str(error)
+    else:
+        assert error is None
+
+
+CURRENT: list = [None]
+KINDS = {
+    "lock": threading.Lock,
+    "generator": lambda: (x for x in ()),
+    "file": lambda: open(__file__, encoding="utf-8"),
+    "lambda": lambda: (lambda: 1),
+}
+
+
+@step
+async def make_result(label: str):
+    return KINDS[CURRENT[0]]()
+
+
+@step
+async def after_result(label: str) -> str:
+    return label
+
+
+@workflow(name="uncheckpointable-result")
+async def uncheckpointable(label: str) -> str:
+    value = await make_result(label)
+    return f"{type(value).__name__}:{await after_result(label)}"
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_result_that_cannot_be_checkpointed_fails_loudly_or_resumes_right(kind, tmp_path):
+    """No rule for results: every release either raises when checkpointing or resumes to the same output."""
+    CURRENT[0] = kind
+    for storage in (maf.InMemoryCheckpointStorage(), maf.FileCheckpointStorage(str(tmp_path / kind))):
+        try:
+            first = run(uncheckpointable.build(checkpoint_storage=storage).run("a")).get_outputs()
+        except Exception:
+            continue  # loud: MAF's own error, at the checkpoint
+        checkpoints = run(chain(storage, "uncheckpointable-result"))
+        assert checkpoints, "a checkpointed run saved checkpoints"
+        try:  # from the first checkpoint: make_result's result is cached there, after_result's is not
+            resumed = run(uncheckpointable.build(checkpoint_storage=storage).run(checkpoint_id=checkpoints[0].checkpoint_id))
+        except Exception:
+            continue  # loud at resume
+        assert resumed.get_outputs() == first, (kind, type(storage).__name__)
+
+
+class Report(BaseModel):
+    text: str
+
+
+class RegisteredReport(BaseModel):
+    text: str
+
+
+maf.register_checkpoint_type(RegisteredReport)
+REPORTS: list = [Report]
+
+
+@step
+async def summarize(text: str):
+    return REPORTS[0](text=text)
+
+
+@workflow(name="model-result")
+async def model_result(text: str) -> str:
+    return type(await summarize(text)).__name__
+
+
+@pytest.mark.parametrize("registered", [False, True], ids=["unregistered", "registered"])
+def test_a_model_result_and_file_checkpoints(registered, tmp_path):
+    """STP050: 1.18 writes file checkpoints it then skips, silently; 1.19+ raise; a registered class loads."""
+    REPORTS[0] = RegisteredReport if registered else Report
+    storage = maf.FileCheckpointStorage(str(tmp_path / "checkpoints"))
+    try:
+        run(model_result.build(checkpoint_storage=storage).run("a"))
+    except Exception as exc:
+        assert not registered and MAF_VERSION_TUPLE >= (1, 19, 0), exc
+        return
+    listed = run(storage.list_checkpoints(workflow_name="model-result"))
+    if registered:
+        assert listed
+    else:
+        assert MAF_VERSION_TUPLE < (1, 19, 0) and listed == []  # the run "succeeded" with nothing to resume from
