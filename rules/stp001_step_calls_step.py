@@ -6,7 +6,7 @@ from typing import Iterator
 from steplint.analysis.flow import candidates, describe_callee, steps_among
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic, Fix
 from steplint.analysis.fix_builder import call_attribute, source_text
-from steplint.analysis.program import Analysis, Decorated
+from steplint.analysis.program import Analysis, Decorated, nested_call_consequence
 from steplint.rules.base import Rule
 from steplint.core.summary import CallSite, ModuleSummary, Ref
 
@@ -137,12 +137,13 @@ async def wrapper(x: str) -> str:
                 inners = _steps(analysis, steps_among(calls))
                 if not inners:
                     continue
+                severity = max_severity(analysis.nested_call_severity(inner) for inner in inners)
                 finding = analysis.diagnostic(
                     outer.module,
                     call.span,
                     StepCallsStep,
-                    _message(outer, inners, candidates(calls), describe_callee(call.callee)),
-                    severity=max_severity(analysis.nested_call_severity(inner) for inner in inners),
+                    _message(outer, inners, candidates(calls), describe_callee(call.callee), severity),
+                    severity=severity,
                 )
                 only = inners[0] if len(inners) == 1 and candidates(calls) == 1 else None
                 yield replace(finding, fix=_inline_fix(analysis, outer.module, call, only) if only else None)
@@ -157,7 +158,7 @@ def _steps(analysis: Analysis, values) -> list[Decorated]:  # noqa: ANN001 - Ste
     return sorted(found.values(), key=lambda step: step.display)
 
 
-def _message(outer: Decorated, inners: list[Decorated], count: int, callee: str) -> str:
+def _message(outer: Decorated, inners: list[Decorated], count: int, callee: str, severity: str) -> str:
     names = ", ".join(f"'{inner.display}'" for inner in inners)
     first = inners[0].display
     if count > 1 or len(inners) > 1:
@@ -166,9 +167,12 @@ def _message(outer: Decorated, inners: list[Decorated], count: int, callee: str)
             f"may call {noun} {names} ({len(inners)} of the {count} values of {callee})")
     else:
         calls = f"calls step {names}"
+    return f"step '{outer.display}' {calls}: {nested_call_consequence(outer.display, first, severity)}; " + remedy(first)
+
+
+def remedy(inner: str) -> str:
     return (
-        f"step '{outer.display}' {calls}: on resume a cached '{outer.display}' skips this call and shifts the "
-        f"call-order key of '{first}'; call '{first}.__wrapped__(...)' to run it inline, call it from the workflow, "
+        f"call '{inner}.__wrapped__(...)' to run it inline, call it from the workflow, "
         "or install steplint.runtime_shim in scoped mode"
     )
 

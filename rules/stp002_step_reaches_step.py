@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
-from steplint.analysis.program import Analysis
+from steplint.analysis.program import Analysis, nested_call_consequence
 from steplint.analysis.flow import candidates, describe_callee, function_of, is_plain_callable, unit_display, unit_qualified
 from steplint.analysis.values import StepValue
 from steplint.rules.base import Rule
@@ -131,15 +131,16 @@ async def wrapper(x: str) -> str:
                 ]
                 count = candidates(calls)
                 through = f" (through one of {count} values of {describe_callee(call.callee)})" if count > 1 else ""
+                severity = analysis.nested_call_severity(inner)
                 yield analysis.diagnostic(
                     outer.module,
                     call.span,
                     StepReachesStep,
                     f"step '{outer.display}' reaches step '{inner.display}' through plain functions "
-                    f"({' -> '.join(names)}){through}: on resume a cached '{outer.display}' skips the inner call and "
-                    f"shifts the call-order key of '{inner.display}'; call '{inner.display}.__wrapped__(...)' "
-                    "in the helper, call the helper from the workflow, or install steplint.runtime_shim in scoped mode",
-                    severity=analysis.nested_call_severity(inner),
+                    f"({' -> '.join(names)}){through}: {nested_call_consequence(outer.display, inner.display, severity)}; "
+                    f"call '{inner.display}.__wrapped__(...)' in the helper, call the helper from the workflow, "
+                    "or install steplint.runtime_shim in scoped mode",
+                    severity=severity,
                     chain=tuple(qualified),
                 )
 

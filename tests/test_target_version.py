@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_samples import steplint
+from cli_samples import nested, steplint
 
 from steplint.config.settings import ConfigError, load_settings
 from steplint.config.project_version import detect
@@ -79,7 +79,7 @@ def test_target_version_in_config_must_be_a_quoted_version(tmp_path):
         load_settings(None, tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.steplint]\ntarget-version = "one"\n')
     result = steplint(".", cwd=tmp_path)
-    assert result.returncode == 2 and "'target-version' must be a version" in result.stderr
+    assert result.returncode == 2 and "'target-version': not a version" in result.stderr
 
 
 # --- detection, case by case ----------------------------------------------------------------
@@ -172,3 +172,26 @@ def test_a_uv_workspace_member_takes_the_workspace_lock(tmp_path):
 def test_unreadable_project_files_are_passed_over(tmp_path):
     _project(tmp_path, {"uv.lock": "this is [not toml", "requirements.txt": "agent-framework-core==1.20.0\n"})
     assert detect(tmp_path).version == (1, 20, 0)
+
+
+@pytest.mark.parametrize("given", ["0.5", "1.17", "9.9", "1.24"])
+def test_an_unknown_target_version_is_a_usage_error_naming_the_range(tmp_path, given):
+    (tmp_path / "flow.py").write_text(nested(), encoding="utf-8")
+    done = steplint("--isolated", "--target-version", given, "flow.py", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "it knows 1.18 to 1.23" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_newest_checks_as_the_newest_release_with_a_warning(tmp_path):
+    (tmp_path / "flow.py").write_text(nested(), encoding="utf-8")
+    done = steplint("--isolated", "--target-version", "newest", "flow.py", cwd=tmp_path)
+    assert done.returncode == 1 and "STP001" in done.stdout
+    assert "warning: checking as agent-framework-core 1.23.0" in done.stderr
+
+
+def test_a_target_chosen_by_a_project_file_is_said_once_unless_quiet(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["agent-framework-core==1.19.0"]\n')
+    (tmp_path / "flow.py").write_text(nested(), encoding="utf-8")
+    done = steplint("--no-cache", "flow.py", cwd=tmp_path)
+    assert done.stderr.count("target agent-framework-core 1.19.0, from pyproject.toml") == 1
+    assert steplint("--no-cache", "--quiet", "flow.py", cwd=tmp_path).stderr == ""

@@ -21,7 +21,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from steplint.config.project_version import detect, target_source
-from steplint.core.framework_versions import Version, parse_version
+from steplint.core.framework_versions import Version, checked_target, parse_version
 
 #: Folders and files never linted unless named (``exclude`` replaces them, ``extend-exclude`` adds).
 DEFAULT_EXCLUDES = (
@@ -189,10 +189,10 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
         if not isinstance(raw_version, str):  # 1.20 as a TOML number is the float 1.2
             raise ConfigError(f"{config_file}: 'target-version' must be a quoted version such as \"1.21\", not {raw_version!r}")
         try:
-            values["target_version"] = parse_version(str(raw_version))
+            values["target_version"] = checked_target(str(raw_version))
             values["target_version_source"] = f"from {config_file} [tool.steplint] target-version"
-        except ValueError:
-            raise ConfigError(f"{config_file}: 'target-version' must be a version such as \"1.21\", not {raw_version!r}") from None
+        except ValueError as exc:
+            raise ConfigError(f"{config_file}: 'target-version': {exc}") from None
     if "target-python" in table:
         raw_python = table["target-python"]
         try:

@@ -24,3 +24,24 @@ def parse_version(text: str) -> Version:
 
 def format_version(version: Version) -> str:
     return ".".join(str(part) for part in version)
+
+
+def format_range() -> str:
+    return f"{format_version(OLDEST_SUPPORTED)[:-2]} to {format_version(NEWEST)[:-2]}"
+
+
+def checked_target(text: str) -> Version:
+    """A ``target-version`` as a user wrote it: a release steplint knows the semantics of, or ``newest``.
+
+    Raises ValueError naming the supported range for anything older than the
+    functional API or newer than the newest release steplint knows.
+    """
+    if text.strip().lower() == "newest":
+        return NEWEST
+    version = parse_version(text)
+    if version < OLDEST_SUPPORTED or version[:2] > NEWEST[:2]:
+        raise ValueError(
+            f"{text.strip()} is not a release steplint knows (it knows {format_range()}); "
+            f"to check code for a newer one as {format_version(NEWEST)[:-2]}, pass 'newest'"
+        )
+    return version

@@ -87,6 +87,7 @@ def cli() -> None:
     help='Report files larger than this as STP900 instead of analyzing them: bytes, or e.g. "10MB" (default), 0: no limit.',
 )
 @click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the findings (no notes on stderr, no summary).")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Lint PATHS (default: the current folder); '-' reads standard input."""
     verbose = bool(options.get("verbose"))
@@ -123,12 +124,12 @@ class _UsageError(Exception):
 
 
 def _target_version(text: str | None):  # noqa: ANN202 - a Version or None
-    from steplint.core.framework_versions import parse_version
-
-    if not text:
+    if text is None:
         return None
+    from steplint.core.framework_versions import checked_target
+
     try:
-        return parse_version(text)
+        return checked_target(text)
     except ValueError as exc:
         raise _UsageError(f"--target-version: {exc}") from None
 
@@ -173,6 +174,7 @@ def _check(paths: list[str], options: dict) -> int:
             target_python=_target_python(options.get("target_python")),
             target_python_source="from --target-python" if options.get("target_python") else None,
         )
+        settings = _known_target(settings, target)
         if paths == ["-"]:
             data = options["stdin_data"] = sys.stdin.buffer.read()
             result = lint_source(data, stdin_name or "-", settings, use_noqa=not options.get("disable_noqa"))
@@ -191,6 +193,7 @@ def _check(paths: list[str], options: dict) -> int:
         raise _UsageError(f"path not found: {exc}") from None
 
     diagnostics = result.diagnostics
+    _say_target(settings, diagnostics, options)
     outcome = None
     if options.get("fix") or options.get("diff"):
         outcome, done = _fix(diagnostics, settings, options)
@@ -220,6 +223,37 @@ def _check(paths: list[str], options: dict) -> int:
     if diagnostics and not options.get("exit_zero"):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _known_target(settings, given: str | None):  # noqa: ANN001, ANN202 - Settings
+    """A release newer than steplint knows is checked as the newest, with a warning, never silently."""
+    from steplint.core.framework_versions import NEWEST, format_version
+
+    version = settings.target_version
+    if given is not None and given.strip().lower() == "newest":
+        click.echo(f"steplint: warning: checking as agent-framework-core {format_version(NEWEST)}, the newest release "
+                   "steplint knows", err=True)
+    elif version is not None and version[:2] > NEWEST[:2]:
+        click.echo(f"steplint: warning: the project declares agent-framework-core {format_version(version)}, newer "
+                   f"than steplint knows; checking as {format_version(NEWEST)}", err=True)
+        return settings.with_overrides(target_version=NEWEST)
+    return settings
+
+
+# Rules whose verdict depends on the agent-framework-core release (README, "Target version").
+_VERSION_DEPENDENT = frozenset({"STP001", "STP002", "STP010", "STP011", "STP012", "STP013", "STP020", "STP041", "STP050"})
+
+
+def _say_target(settings, diagnostics: list, options: dict) -> None:  # noqa: ANN001 - Settings
+    """Once, on stderr, when a project file chose the release the findings depend on (not under --quiet)."""
+    if options.get("quiet") or options.get("verbose") or options.get("output_format") != "text":
+        return
+    source = settings.target_version_source or ""
+    chosen_by_file = source.startswith("from ") and "--target-version" not in source and "[tool.steplint]" not in source
+    if chosen_by_file and any(d.code in _VERSION_DEPENDENT for d in diagnostics):
+        from steplint.core.framework_versions import format_version
+
+        click.echo(f"steplint: target agent-framework-core {format_version(settings.target_version)}, {source}", err=True)
 
 
 def _fix(diagnostics: list, settings, options: dict):  # -> (FixOutcome, exit code when done)

@@ -240,3 +240,37 @@ def test_a_model_result_and_file_checkpoints(registered, tmp_path):
         assert listed
     else:
         assert MAF_VERSION_TUPLE < (1, 19, 0) and listed == []  # the run "succeeded" with nothing to resume from
+
+
+COUNTER = [0]
+
+
+@step
+async def numbered(label: str) -> str:
+    COUNTER[0] += 1
+    return f"{label}#{COUNTER[0]}"
+
+
+@step
+async def outer_numbered(label: str) -> str:
+    return await numbered(label)
+
+
+@workflow(name="equal-arguments")
+async def equal_arguments(label: str) -> list[str]:
+    return [await outer_numbered(label), await numbered(label)]
+
+
+@pytest.mark.skipif(not HAS_FINGERPRINTS, reason="1.18/1.19: every key is call order (the error message's case)")
+def test_with_fingerprints_a_skipped_nested_call_hands_its_result_to_a_later_equal_call():
+    """STP001/STP002 as warnings (1.20+, fingerprintable inner step): what their message says happens."""
+    COUNTER[0] = 0
+    storage = maf.InMemoryCheckpointStorage()
+    first = run(equal_arguments.build(checkpoint_storage=storage).run("a")).get_outputs()
+    assert first == [["a#1", "a#2"]]
+    resumes = []
+    for checkpoint in run(chain(storage, "equal-arguments")):
+        resumed = run(equal_arguments.build(checkpoint_storage=storage).run(checkpoint_id=checkpoint.checkpoint_id))
+        resumes.append(resumed.get_outputs())
+    # From the checkpoint after outer_numbered, the direct call takes the nested call's entry ("a#1").
+    assert [["a#1", "a#1"]] in resumes, resumes
