@@ -13,21 +13,21 @@ from steplint.core.summary import ModuleSummary, Span
 class ConcurrentUnkeyedStep(Rule):
     """
     ## What it does
-    Finds, in a workflow or step body (nested functions included), a call
-    of a step without a replay identity that runs in another task: the call
-    (not awaited) is an argument of `asyncio.gather`, `asyncio.create_task`,
-    `asyncio.ensure_future`, `asyncio.shield`, `asyncio.as_completed`,
-    `TaskGroup.create_task` or `loop.create_task`, under any import alias;
-    or it is an item of a comprehension or generator that is one
-    (`gather(*[fetch(x) for x in xs])`); or it is stored in a local that is
-    then passed to one (`tasks.append(fetch(x))` ... `gather(*tasks)`). A
-    task group is known by its value, never by its name: `async with
-    asyncio.TaskGroup() as tg`, `tg = asyncio.TaskGroup()`, or a parameter
-    annotated `asyncio.TaskGroup`; a loop by `asyncio.get_running_loop()`.
-    Reported at the call, also when it goes through plain helpers of the
-    analyzed code, with the chain: a helper run in another task that calls
-    such a step (`gather(*[process(x) ...])`), or a helper that runs such a
-    step in another task itself.
+    Finds, in what a workflow or step body runs (helpers and methods
+    included), a call of a step without a replay identity whose coroutine
+    runs in another task: it is given to `asyncio.gather`,
+    `asyncio.create_task`, `asyncio.ensure_future`, `asyncio.shield`,
+    `asyncio.as_completed`, `asyncio.wait`, `TaskGroup.create_task` or
+    `loop.create_task` (and `asyncio.wait_for` when the target Python is
+    below 3.12), however it gets there: directly, in a list or a
+    comprehension (`gather(*[fetch(x) for x in xs])`), appended to a list
+    first (`tasks.append(fetch(x))` ... `gather(*tasks)`), through `map`,
+    returned by a helper, or made by a step a factory returns. A task group
+    is known by its value: `async with asyncio.TaskGroup() as tg`,
+    `tg = asyncio.TaskGroup()`, or a parameter annotated `asyncio.TaskGroup`.
+    Reported at the step call, once, with the chain from the workflow: when
+    a helper gathers the steps, at the call inside the helper; when a plain
+    async helper is gathered and calls such a step, at the helper's call.
 
     "Without a replay identity" is MAF's own test (1.20+): no `replay_key`,
     and an argument that cannot be fingerprinted (STP010's test), a closure
@@ -36,9 +36,9 @@ class ConcurrentUnkeyedStep(Rule):
     Silent: on 1.19 and older, which have no replay identity to check; in
     plain functions no workflow or step body calls (tests and scripts call
     steps outside workflows, where they are plain coroutines);
-    `asyncio.wait_for` (it runs the coroutine in the same task from Python
-    3.12); coroutines not written as calls (`gather(*map(fetch, xs))`); a
-    step returned by a factory (return values are not followed).
+    `asyncio.wait_for` when the target Python is 3.12 or newer (it runs the
+    coroutine in the same task there); coroutines handed to outside code
+    the analysis does not model (`mylib.gather(...)`).
 
     ## Why is this bad?
     MAF (1.20+) refuses to key a step call by call order in a task other

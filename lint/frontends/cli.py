@@ -202,6 +202,8 @@ def _check(paths: list[str], options: dict) -> int:
         diagnostics = outcome.remaining
     if options.get("verbose"):
         click.echo(f"steplint: target agent-framework-core {_target(settings)}", err=True)
+        python = settings.target_python or sys.version_info[:2]
+        click.echo(f"steplint: target Python {python[0]}.{python[1]} ({settings.target_python_source or 'the running interpreter'})", err=True)
         click.echo(f"steplint: {result.files} file(s) checked, {len(diagnostics)} finding(s)", err=True)
         if result.stats is not None:
             click.echo(f"steplint: {_work_done(result.stats)}", err=True)
