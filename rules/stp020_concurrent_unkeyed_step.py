@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis, Decorated
-from steplint.analysis.builtin_models import SPAWNERS
+from steplint.analysis.builtin_models import spawners_for
 from steplint.analysis.flow import HandedOver, ModuleFlow, callers_chain, unit_display, unit_qualified
 from steplint.analysis.values import CoroutineValue, FunctionValue, StepValue
 from steplint.rules.base import Rule
@@ -138,7 +138,7 @@ async def pipeline(labels: list[str]) -> list[str]:
         if not analysis.fingerprints:
             return
         flow = analysis.flow(module)
-        spawners = spawner_names(analysis.target_python)
+        spawners = spawners_for(analysis.target_python)
         for handed in flow.handed_over():
             how = handed.callee.replace("()", "") if handed.callee in spawners else None
             if how is None:
@@ -174,11 +174,6 @@ async def pipeline(labels: list[str]) -> list[str]:
         subject = f"'{unit_display(helper)}' runs in another task ({how}) and calls step '{step.display}' ({path})"
         chain = (*callers, *(unit_qualified(unit) for unit in found.chain), _qualified(step))
         return _report(analysis, place, step, analysis.call_order_reason(step) or "", subject, chain)
-
-
-def spawner_names(target_python: tuple[int, int]) -> frozenset[str]:
-    """What runs a coroutine in another task; ``asyncio.wait_for`` did until Python 3.12."""
-    return SPAWNERS | ({"asyncio.wait_for"} if target_python < (3, 12) else frozenset())
 
 
 def _unkeyed_step(analysis: Analysis, value) -> Decorated | None:  # noqa: ANN001 - a value of the analysis

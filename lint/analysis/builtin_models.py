@@ -61,6 +61,13 @@ SPAWNERS = frozenset({
     "asyncio.get_event_loop().create_task", "asyncio.AbstractEventLoop().create_task",
     "asyncio.BaseEventLoop().create_task",
 })
+
+
+def spawners_for(target_python: tuple[int, int]) -> frozenset[str]:
+    """What runs a coroutine in another task; ``asyncio.wait_for`` did until Python 3.12."""
+    return SPAWNERS | ({"asyncio.wait_for"} if target_python < (3, 12) else frozenset())
+
+
 _PRIVATE_ASYNCIO = ("asyncio.tasks.", "asyncio.taskgroups.", "asyncio.events.", "asyncio.base_events.")
 
 

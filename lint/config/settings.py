@@ -21,7 +21,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from steplint.config.project_version import detect, target_source
-from steplint.core.framework_versions import Version, checked_target, parse_version
+from steplint.core.framework_versions import Version, checked_target
 
 #: Folders and files never linted unless named (``exclude`` replaces them, ``extend-exclude`` adds).
 DEFAULT_EXCLUDES = (

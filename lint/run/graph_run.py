@@ -18,9 +18,11 @@ from pathlib import Path
 from steplint.analysis.call_graph import CallGraph
 from steplint.analysis.index import ProjectIndex
 from steplint.analysis.interpreter import Engine
+from steplint.analysis.workflow_graph import Graph, GraphBuilder
+from steplint.report.final_findings import final_findings
 from steplint.config.settings import Settings
 from steplint.core.summary import ModuleSummary
-from steplint.run.serial import ModuleLoader, excluder_for, search_roots_for
+from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new_analysis, rules_for, search_roots_for
 from steplint.source.discovery import discover
 from steplint.summaries.file_summary import summarize_path
 
@@ -76,3 +78,27 @@ def _root_of(module: ModuleSummary) -> str:
     for _ in range(module.module.count(".") + (1 if module.is_package else 0)):
         folder = os.path.dirname(folder)
     return folder
+
+
+def workflow_graph_for(
+    paths: list[str], settings: Settings, workflow: str | None = None, helpers: bool = False, whole: bool = False,
+) -> Graph:
+    """``steplint graph``: the workflows under ``paths`` (or the one named), or every step grouped by module."""
+    modules = [summarize_path(p, settings.max_file_size) for p in discover(paths, excluder_for(settings))]
+    loader = ModuleLoader(modules, search_roots=search_roots_for(settings, paths))
+    analysis = new_analysis(modules, settings, loader)
+    rules = rules_for(settings)
+    checked = [m for m in modules if m.error is None]
+    findings = final_findings(
+        [module_findings(analysis, rules, m, loader.load) for m in checked], rules, settings, True,
+        reportable=lambda path: True,
+    )
+    builder = GraphBuilder(analysis, findings, show_helpers=helpers)
+    if whole:
+        return builder.project(checked)
+    chosen = builder.workflows(checked)
+    if workflow is not None:
+        chosen = [(w, m) for w, m in chosen if workflow in (w.display, w.maf_name, f"{w.module.module}.{w.display}")]
+        if not chosen:
+            raise LookupError(f"no workflow named '{workflow}' under {', '.join(paths)}")
+    return builder.for_workflows(chosen)
