@@ -50,6 +50,7 @@ class Settings:
     target_python: tuple[int, int] | None = None  # None: the running interpreter's
     target_python_source: str = ""
     max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; a larger file is STP900, 0: no limit
+    respect_gitignore: bool = True  # .gitignore, .ignore and .git/info/exclude leave files out of discovery
     config_file: Path | None = None
     project_root: Path = field(default_factory=Path.cwd)
 
@@ -58,7 +59,7 @@ class Settings:
 
 
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
-_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version", "target-python", "max-file-size"}
+_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version", "target-python", "max-file-size", "respect-gitignore", "extend"}
 
 
 def find_pyproject(start: Path) -> tuple[Path | None, Path | None]:
@@ -166,9 +167,11 @@ def detect_python(start: Path) -> tuple[tuple[int, int], str] | None:
     return None
 
 
-def settings_from_table(table: dict, config_file: Path) -> Settings:
+def settings_from_table(table: dict, config_file: Path, _chain: tuple[Path, ...] = ()) -> Settings:
     if not isinstance(table, dict):
         raise ConfigError(f"{config_file}: [tool.steplint] must be a table")
+    if "extend" in table:
+        table = _extended(table, config_file, _chain)
     unknown = sorted(set(table) - _KNOWN_KEYS)
     if unknown:
         close = difflib.get_close_matches(unknown[0], sorted(_KNOWN_KEYS), n=1)
@@ -202,12 +205,74 @@ def settings_from_table(table: dict, config_file: Path) -> Settings:
             values["target_python_source"] = f"from {config_file} [tool.steplint] target-python"
         except ValueError:
             raise ConfigError(f"{config_file}: 'target-python' must be a quoted version such as \"3.11\", not {raw_python!r}") from None
+    if "respect-gitignore" in table:
+        if not isinstance(table["respect-gitignore"], bool):
+            raise ConfigError(f"{config_file}: 'respect-gitignore' must be true or false")
+        values["respect_gitignore"] = table["respect-gitignore"]
     if "max-file-size" in table:
         try:
             values["max_file_size"] = parse_size(table["max-file-size"])
         except ValueError as exc:
             raise ConfigError(f"{config_file}: 'max-file-size' {exc}") from None
     return Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
+
+
+def _extended(table: dict, config_file: Path, chain: tuple[Path, ...]) -> dict:
+    """``extend = "../base.toml"``: the base file's table (its own ``extend`` first), overridden key by key.
+
+    The base's ``per-file-ignores`` patterns stay relative to the base file's folder (made absolute here).
+    """
+    raw = table["extend"]
+    if not isinstance(raw, str):
+        raise ConfigError(f"{config_file}: 'extend' must be the path of another configuration file")
+    base_file = (config_file.parent / raw).resolve()
+    if base_file in chain or base_file == config_file.resolve():
+        raise ConfigError(f"{config_file}: 'extend' makes a loop through {base_file}")
+    if not base_file.is_file():
+        raise ConfigError(f"{config_file}: 'extend' names {raw}, which does not exist")
+    data = read_toml(base_file)
+    base = data.get("tool", {}).get("steplint", {}) if base_file.name == "pyproject.toml" else data.get("tool", {}).get("steplint", data)
+    if not isinstance(base, dict):
+        raise ConfigError(f"{base_file}: [tool.steplint] must be a table")
+    if "extend" in base:
+        base = _extended(base, base_file, (*chain, config_file.resolve()))
+    base = dict(base)
+    if isinstance(base.get("per-file-ignores"), dict):
+        base["per-file-ignores"] = {
+            _anchored(pattern, base_file.parent): codes for pattern, codes in base["per-file-ignores"].items()
+        }
+    merged = {**base, **{k: v for k, v in table.items() if k != "extend"}}
+    # The selection chains as in ruff: a file's own ``select`` starts over, else its ``extend-select``
+    # and ``ignore`` add to the base's (a code it selects again is no longer ignored).
+    if "select" not in table:
+        added = _listed(table.get("extend-select"))
+        merged["extend-select"] = _listed(base.get("extend-select")) + added
+        merged["ignore"] = [c for c in _listed(base.get("ignore")) if c not in added] + _listed(table.get("ignore"))
+    else:
+        for key in ("extend-select", "ignore"):
+            if key not in table:
+                merged.pop(key, None)
+    if "exclude" not in table:
+        merged["extend-exclude"] = _listed(base.get("extend-exclude")) + _listed(table.get("extend-exclude"))
+    if isinstance(base.get("per-file-ignores"), dict) and isinstance(table.get("per-file-ignores"), dict):
+        merged["per-file-ignores"] = {**base["per-file-ignores"], **table["per-file-ignores"]}
+    return merged
+
+
+def _anchored(pattern: str, folder: Path) -> str:
+    """A base file's per-file-ignores pattern, made absolute from its folder; a bare name (``test_*.py``) matches
+    anywhere and stays as it is."""
+    if "/" not in pattern.strip().rstrip("/") or pattern.startswith("/"):
+        return pattern
+    tail = "/" if pattern.endswith("/") else ""
+    return Path(os.path.normpath(folder / pattern)).as_posix() + tail
+
+
+def _listed(value: object) -> list:
+    """A list-valued key as a list (a lone string is one item; a bad value is left for ``_string_list`` to report)."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value) if isinstance(value, list) else [value]
 
 
 def _string_list(value: object, key: str, config_file: Path) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from steplint.report.final_findings import final_findings
 from steplint.rules.base import Rule
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.source.discovery import Excluder
+from steplint.source.ignore_files import IgnoreFiles
 from steplint.source.module_identity import package_root
 from steplint.summaries.file_summary import summarize_path
 
@@ -133,7 +134,8 @@ def search_roots_for(settings: Settings, paths: list[str]) -> list[str]:
 
 
 def excluder_for(settings: Settings) -> Excluder:
-    return Excluder(tuple(settings.exclude) + tuple(settings.extend_exclude), settings.project_root)
+    ignore_files = IgnoreFiles() if settings.respect_gitignore else None
+    return Excluder(tuple(settings.exclude) + tuple(settings.extend_exclude), settings.project_root, ignore_files)
 
 
 def analyze(

@@ -20,6 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from steplint.source.ignore_files import IgnoreFiles
+
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
@@ -50,6 +52,10 @@ class MissingPath(Exception):
 class Excluder:
     patterns: tuple[str, ...]
     root: Path
+    ignore_files: IgnoreFiles | None = None  # None: --no-respect-gitignore
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        return self.ignore_files is not None and self.ignore_files.ignored(path, is_dir)
 
     def excluded(self, path: str, walked_from: str | None = None) -> bool:
         # Only the components below a folder the user named count: linting
@@ -79,11 +85,11 @@ def discover(paths: list[str], excluder: Excluder, force_exclude: bool = False) 
 
     for path in paths:
         if not os.path.lexists(path):
-            raise MissingPath(path)
-        if os.path.isdir(path):
+            add(path, os.path.abspath(path))  # reading it says why: that path's STP900, the others still linted
+        elif os.path.isdir(path):
             for file, real in _walk(path, excluder):
                 add(file, real)
-        elif not (force_exclude and excluder.excluded(path)):
+        elif not (force_exclude and (excluder.excluded(path) or excluder.ignored(path, False))):
             add(path, os.path.realpath(path))
     return found
 
@@ -100,8 +106,11 @@ def _walk(top: str, excluder: Excluder) -> list[tuple[str, str]]:
     visited: set[tuple[int, int]] = set()
     names, paths = _split_patterns(excluder.patterns)
 
-    def excluded(path: str, name: str) -> bool:
-        return _name_excluded(name, names) or bool(paths) and excluder.excluded(path, top)
+    def excluded(path: str, name: str, is_dir: bool) -> bool:
+        return (
+            _name_excluded(name, names) or bool(paths) and excluder.excluded(path, top)
+            or excluder.ignored(path, is_dir)
+        )
 
     pending = [(top, os.path.realpath(top))]
     while pending:
@@ -118,11 +127,11 @@ def _walk(top: str, excluder: Excluder) -> list[tuple[str, str]]:
         folders = []
         for entry in entries:
             if _is_dir(entry):
-                if not excluded(entry.path, entry.name):
+                if not excluded(entry.path, entry.name, True):
                     folders.append((entry.path, _real_path(entry, real_directory)))
             # Only regular files are source: a dangling or looping symlink, a FIFO (reading
             # it would block) or a socket found in a folder is not, and is left out.
-            elif entry.name.endswith(PYTHON_SUFFIXES) and not excluded(entry.path, entry.name) and _is_file(entry):
+            elif entry.name.endswith(PYTHON_SUFFIXES) and not excluded(entry.path, entry.name, False) and _is_file(entry):
                 files.append((entry.path, _real_path(entry, real_directory)))
         pending.extend(reversed(folders))
     return files

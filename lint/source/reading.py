@@ -151,7 +151,7 @@ def _open_failure(path: str, exc: OSError) -> str:
     if exc.errno == errno.ENOENT:
         if os.path.islink(path):
             return f"dangling symbolic link to {os.readlink(path)!r}: its target does not exist"
-        return "file not found: it was deleted or moved while steplint ran"
+        return "No such file or directory (it never existed, or it was deleted or moved while steplint ran)"
     if exc.errno == errno.EISDIR:
         return "is a directory, not a file"
     return f"cannot read: {exc.strerror or exc}"
