@@ -28,6 +28,8 @@ class Rule:
     severity: ClassVar[str] = ERROR
     default_enabled: ClassVar[bool] = True
     summary: ClassVar[str]
+    #: The fix the rule's findings carry: "safe", "unsafe" or None (documented in its "Fix safety" section).
+    fix: ClassVar[str | None] = None
     VALID: ClassVar[tuple[str, ...]] = ()
     INVALID: ClassVar[tuple[str, ...]] = ()
 

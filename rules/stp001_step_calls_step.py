@@ -73,7 +73,7 @@ class StepCallsStep(Rule):
     ```
 
     ## Fix safety
-    The fix rewrites `await tick(job)` to `await tick.__wrapped__(job)`,
+    Unsafe. The fix rewrites `await tick(job)` to `await tick.__wrapped__(job)`,
     flattening the call as DBOS does; `--fix` leaves it out unless
     `--unsafe-fixes` is given, because it changes what is checkpointed: the
     inner code then runs as part of the outer step, with no cache entry,
@@ -90,6 +90,7 @@ class StepCallsStep(Rule):
     code = "STP001"
     name = "step-calls-step"
     summary = "a step's body calls another step"
+    fix = "unsafe"
     VALID = (
         """
 from agent_framework import step

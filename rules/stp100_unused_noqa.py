@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.core.diagnostics import Diagnostic
+from steplint.analysis.noqa_edits import remove_codes_edit
+from steplint.core.diagnostics import Diagnostic, Fix
 from steplint.core.findings import ReportedFile
 from steplint.rules.base import SuppressionRule
 
@@ -42,6 +43,7 @@ class UnusedNoqa(SuppressionRule):
 
     ## Use instead
     Remove the code (or the whole comment) that no longer silences anything.
+    `--fix` does it: the fix is safe, it only edits the comment.
     ```python
     # fixture: extend-select=STP100
     from agent_framework import step, workflow
@@ -56,6 +58,10 @@ class UnusedNoqa(SuppressionRule):
     async def run(job: str) -> str:
         return await tick(job)
     ```
+
+    ## Fix safety
+    Safe: the fix removes the unused codes from the comment, and the whole
+    `# noqa` when none is left (other tools' codes stay).
     """
 
     code = "STP100"
@@ -63,6 +69,7 @@ class UnusedNoqa(SuppressionRule):
     severity = "warning"
     default_enabled = False
     summary = "a '# noqa: STPxxx' comment silences nothing"
+    fix = "safe"
     VALID = (
         """
 x = 1  # noqa: E501
@@ -90,6 +97,8 @@ x = 1  # noqa: STP999, E501  # expect: STP100
             if not unknown and not unused:
                 continue
             start, end = spans.get(line, (0, 0))
+            text = module.suppressions.noqa_lines.get(line)
+            edit = remove_codes_edit(text, line, (start, end), {*unused, *unknown}) if text is not None else None
             yield Diagnostic(
                 path=module.path,
                 line=line,
@@ -100,6 +109,7 @@ x = 1  # noqa: STP999, E501  # expect: STP100
                 name=self.name,
                 severity=self.severity,
                 message=_message(unused, unknown),
+                fix=Fix((edit,), safe=True, title="Remove the unused noqa codes") if edit is not None else None,
             )
 
 

@@ -47,8 +47,13 @@ def test_every_rule_with_a_fix_has_a_golden_and_a_fix_safety_section():
         source = _source_of(golden)
         fixed_codes |= {d.code for d in fixable(lint_paths([str(source)], settings_for(source)).diagnostics, unsafe=True)}
     documented = {rule.code for rule in RULES if "## Fix safety" in rule.doc()}
-    assert fixed_codes == documented
-    assert "STP001" in fixed_codes
+    declared = {rule.code for rule in RULES if rule.fix is not None}
+    assert fixed_codes == documented == declared
+    assert {"STP001", "STP100"} <= fixed_codes
+    for rule in RULES:
+        if rule.fix is not None:
+            assert rule.fix in ("safe", "unsafe")
+            assert rule.fix.capitalize() in rule.doc().split("## Fix safety", 1)[1], rule.code
 
 
 def test_the_stp001_fix_is_unsafe_and_says_what_it_does(tmp_path):
@@ -132,18 +137,20 @@ def test_cli_fix_applies_only_safe_fixes_and_says_so(tmp_path):
     result = steplint("--fix", "nested.py", cwd=tmp_path)
     assert result.returncode == 1
     assert (tmp_path / "nested.py").read_text() == NESTED
-    assert result.stdout.splitlines()[-1] == "No fixes applied; 1 remaining (1 unsafe fix available with --unsafe-fixes)."
+    assert result.stdout.splitlines()[-2:] == [
+        "Found 1 finding (0 fixed, 1 remaining).", "1 hidden fix can be enabled with `--unsafe-fixes`."
+    ]
 
 
 def test_cli_unsafe_fixes_write_report_what_is_left_and_a_second_run_changes_nothing(tmp_path):
     (tmp_path / "nested.py").write_text(NESTED + "\n@step\nasync def again(x: str) -> str:\n    return await tick(tick)\n")
     result = steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout == "Fixed 2 findings in 1 file; 0 remaining.\n"
+    assert result.stdout == "Found 2 findings (2 fixed, 0 remaining).\n"
     fixed = (tmp_path / "nested.py").read_text()
     assert "return await tick.__wrapped__(x)\n" in fixed and "return await tick.__wrapped__(tick)\n" in fixed
     second = steplint("--fix", "--unsafe-fixes", "nested.py", cwd=tmp_path)
-    assert second.returncode == 0 and second.stdout == "No fixes applied; 0 remaining.\n"
+    assert second.returncode == 0 and second.stdout == "All checks passed!\n"
     assert (tmp_path / "nested.py").read_text() == fixed
 
 

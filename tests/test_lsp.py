@@ -24,7 +24,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from steplint.frontends.unsaved_buffer import lint_buffer
-from steplint.frontends.lsp_server import DEBOUNCE_SECONDS, noqa_edit, position
+from steplint.analysis.noqa_edits import add_noqa_edit as noqa_edit
+from steplint.frontends.lsp_server import DEBOUNCE_SECONDS, position
 from steplint.catalog.registry import rule_for
 
 HELIX = tomllib.loads(snippet("Editors", "toml"))["language-server"]["steplint"]

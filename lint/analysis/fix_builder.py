@@ -215,18 +215,18 @@ def apply_fixes(text: str, diagnostics: Iterable[Diagnostic]) -> str:
     return apply_fixes_counted(text, diagnostics)[0]
 
 
-def apply_fixes_counted(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[str, int]:
-    """``apply_fixes``, and how many findings' fixes went in."""
+def apply_fixes_counted(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[str, list[str]]:
+    """``apply_fixes``, and the codes of the findings whose fixes went in (one per finding)."""
     starts = line_starts(text)
     taken: list[tuple[int, int, str]] = []
-    applied = 0
+    applied: list[str] = []
     seen: set[tuple[Edit, ...]] = set()
     for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
         fix = diagnostic.fix
         if fix is None or not fix.edits:
             continue
         if fix.edits in seen:  # two findings of one place share a fix
-            applied += 1
+            applied.append(diagnostic.code)
             continue
         ranges = [_range(starts, text, edit) for edit in fix.edits]
         valid = [r for r in ranges if r is not None]
@@ -234,7 +234,7 @@ def apply_fixes_counted(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[s
             continue
         taken.extend(valid)
         seen.add(fix.edits)
-        applied += 1
+        applied.append(diagnostic.code)
     for start, end, replacement in sorted(taken, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text, applied

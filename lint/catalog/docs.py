@@ -56,10 +56,11 @@ call is an error when the inner step falls back to a call-order key, else a warn
 
 def markdown_table() -> str:
     """The README's rule table."""
-    rows = ["| code | name | default severity | on by default | what it finds |", "|---|---|---|---|---|"]
+    rows = ["| code | name | default severity | on by default | fix | what it finds |", "|---|---|---|---|---|---|"]
     for rule in all_rules():
         state = "yes" if rule.default_enabled else "opt-in"
-        rows.append(f"| [{rule.code}](docs/rules/{rule.code}.md) | {rule.name} | {rule.severity} | {state} | {rule.summary} |")
+        fix = rule.fix or ""
+        rows.append(f"| [{rule.code}](docs/rules/{rule.code}.md) | {rule.name} | {rule.severity} | {state} | {fix} | {rule.summary} |")
     return "\n".join(rows) + "\n"
 
 

@@ -455,6 +455,7 @@ class Suppressions:
 
     noqa: dict[int, tuple[str, ...]] = field(default_factory=dict)
     noqa_spans: dict[int, tuple[int, int]] = field(default_factory=dict)
+    noqa_lines: dict[int, str] = field(default_factory=dict)  # the text of each line with a noqa (STP100's fix)
     disabled: dict[int, tuple[str, ...]] = field(default_factory=dict)
     file_disabled: tuple[str, ...] = ()
 

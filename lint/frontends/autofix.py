@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import io
 import tokenize
+from collections import Counter
 from dataclasses import dataclass, field
 
 from steplint.config.settings import Settings
@@ -29,7 +30,11 @@ class FixedFile:
     original: str
     fixed: str
     encoding: str
-    fixes: int  # findings whose fix went in
+    fixed_codes: Counter  # code -> findings of that rule whose fix went in
+
+    @property
+    def fixes(self) -> int:
+        return sum(self.fixed_codes.values())
 
     def encoded(self) -> bytes:
         return self.fixed.encode(self.encoding)
@@ -85,7 +90,7 @@ def fix_findings(
         fixed = None
         if fixable(findings, unsafe):
             data = (sources or {}).get(path)
-            fixed, findings = _fix_file(path, data if data is not None else _read(path), findings, settings, unsafe, use_noqa)
+            fixed, findings = _fix_file(path, data if data is not None else read_bytes(path), findings, settings, unsafe, use_noqa)
         if fixed is not None:
             outcome.files.append(fixed)
         outcome.remaining.extend(findings)
@@ -103,7 +108,7 @@ def _fix_file(
         original = decode_source(data)
     except (SyntaxError, ValueError):
         return None, findings
-    text, fixes = original, 0
+    text, fixed_codes = original, Counter()
     for _ in range(MAX_ROUNDS):
         chosen = fixable(findings, unsafe)
         if not chosen:
@@ -115,14 +120,15 @@ def _fix_file(
             encoded = new.encode(encoding)
         except UnicodeEncodeError:  # a replacement the file's declared encoding cannot hold
             break
-        text, fixes = new, fixes + applied
+        text = new
+        fixed_codes.update(applied)
         findings = lint_source(encoded, path, settings, use_noqa).diagnostics
     if text == original:
         return None, findings
-    return FixedFile(path, original, text, encoding, fixes), findings
+    return FixedFile(path, original, text, encoding, fixed_codes), findings
 
 
-def _read(path: str) -> bytes | None:
+def read_bytes(path: str) -> bytes | None:
     try:
         with open(path, "rb") as handle:
             return handle.read()

@@ -12,10 +12,8 @@ has one, and "disable STPxxx for this line" (a ``# noqa`` comment).
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
-import tokenize
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -26,10 +24,10 @@ from pygls.workspace import PositionCodec
 from steplint._version import __version__
 from steplint.frontends.unsaved_buffer import lint_buffer
 from steplint.config.settings import ConfigError
+from steplint.analysis.noqa_edits import add_noqa_edit
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic, Edit
 from steplint.source.discovery import PYTHON_SUFFIXES
 from steplint.catalog.registry import rule_for
-from steplint.summaries.suppression_comments import NOQA
 
 DEBOUNCE_SECONDS = 0.3
 SOURCE = "steplint"
@@ -133,7 +131,7 @@ class SteplintServer(LanguageServer):
                         is_preferred=finding.fix.safe,
                     )
                 )
-            noqa = noqa_edit(published.text, finding.line, finding.code)
+            noqa = add_noqa_edit(published.text, finding.line, finding.code)
             if noqa is not None and (finding.line, finding.code) not in silenced:
                 silenced.add((finding.line, finding.code))
                 actions.append(
@@ -187,40 +185,6 @@ def text_edit(edit: Edit, lines: list[str], codec: PositionCodec) -> types.TextE
         ),
         new_text=edit.replacement,
     )
-
-
-def noqa_edit(text: str, line: int, code: str) -> Edit | None:
-    """The edit that silences ``code`` on ``line``: extend its ``# noqa: ...`` or append one.
-
-    None where a comment cannot go: the line ends inside a multi-line string
-    or with a backslash continuation, or its noqa already silences everything.
-    """
-    lines = _LINE_BREAK.split(text)
-    if not 1 <= line <= len(lines):
-        return None
-    content = lines[line - 1]
-    comment: tokenize.TokenInfo | None = None
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.start[0] > line:
-                break
-            if token.type == tokenize.COMMENT and token.start[0] == line:
-                comment = token
-            elif token.start[0] <= line < token.end[0] and token.type != tokenize.NL:
-                return None  # a string (or f-string) runs on past this line
-    except (tokenize.TokenError, SyntaxError):
-        pass  # an unfinished file: the tokens up to the problem are enough
-    if content.rstrip().endswith("\\"):
-        return None
-    if comment is not None:
-        noqa = NOQA.search(comment.string)
-        if noqa is not None:
-            if noqa.group("codes") is None:
-                return None
-            at = comment.start[1] + noqa.end("codes") + 1
-            return Edit(line, at, line, at, f", {code}")
-    end = len(content.rstrip()) + 1
-    return Edit(line, end, line, len(content) + 1, f"  # noqa: {code}")
 
 
 def build_server() -> SteplintServer:

@@ -41,12 +41,16 @@ def scan_suppressions(text: str) -> Suppressions:
     if "noqa" not in text.lower() and "steplint" not in text:
         return found
     file_codes: list[str] = []
+    lines: list[str] | None = None
     for line, column, comment in _comments(text):
         noqa = NOQA.search(comment)
         if noqa is not None:
             codes = noqa.group("codes")
             found.noqa[line] = parse_codes(codes) if codes else ()
             found.noqa_spans[line] = (column + noqa.start(), column + noqa.end())
+            lines = lines if lines is not None else text.splitlines()
+            if line <= len(lines):
+                found.noqa_lines[line] = lines[line - 1]
         for directive in _DIRECTIVE.finditer(comment):
             codes = parse_codes(directive.group("codes"))
             if directive.group("kind") == "disable-file":
