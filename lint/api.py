@@ -10,7 +10,8 @@ from steplint.config import settings as config
 from steplint.config.settings import Settings
 from steplint.run.pipeline import LintRun
 from steplint.run.results import RunResult
-from steplint.run.serial import analyze
+from steplint.run.serial import analyze, excluder_for
+from steplint.source.discovery import discover
 from steplint.summaries.file_summary import summarize_source
 
 if TYPE_CHECKING:
@@ -46,6 +47,11 @@ def lint_paths(
     result = run.run(paths, force_exclude)
     result.stats = run.stats
     return result
+
+
+def files_to_lint(paths: list[str], settings: Settings, force_exclude: bool = False) -> list[str]:
+    """The files a run over ``paths`` reads (``--show-files``): excludes and ignore files applied, each once."""
+    return discover(paths, excluder_for(settings), force_exclude)
 
 
 def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = True) -> RunResult:

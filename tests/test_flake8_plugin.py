@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +19,10 @@ def flake8(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.Comple
 
 
 def steplint_text(*args: str, cwd: Path) -> list[str]:
-    done = subprocess.run([tool("steplint"), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    """steplint's findings in flake8's shape: ``-q`` drops the summary, and the severity and ``[*]`` go."""
+    done = subprocess.run([tool("steplint"), "-q", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
     assert done.returncode in (0, 1), done.stderr
-    return done.stdout.splitlines()
+    return [re.sub(r"^(.+?:\d+:\d+: STP\d+) (?:error|warning): (?:\[\*\] )?", r"\1 ", line) for line in done.stdout.splitlines()]
 
 
 def positions(lines: list[str]) -> set[tuple[str, int, int, str]]:

@@ -142,7 +142,8 @@ def test_fails_on_the_reproduction(project, pre_commit_home):
     shutil.copy(ROOT / "fixtures" / "repro_9383.py", project / "repro.py")
     done = pre_commit(project, pre_commit_home, "steplint", "--files", "repro.py")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "repro.py:24:18: STP001 step 'wrapper' calls step 'tick'" in done.stdout
+    assert "repro.py:24:18: STP001 error: step 'wrapper' calls step 'tick'" in done.stdout
+    assert "Found 3 findings (3 errors)." in done.stdout
     assert "repro.py:15:16: STP010" in done.stdout and "repro.py:23:19: STP010" in done.stdout
 
 
@@ -159,7 +160,7 @@ def test_only_staged_files_are_reported_and_the_rest_of_the_project_is_read(proj
     done = pre_commit(project, pre_commit_home, "steplint")  # no --files: what is staged
     assert done.returncode == 1, done.stdout + done.stderr
     path, line, column, code = FLOW_FINDING
-    assert f"{path}:{line}:{column}: {code} step 'wrapper' calls step 'tick'" in done.stdout  # tick: from pkg/steps.py
+    assert f"{path}:{line}:{column}: {code} warning: step 'wrapper' calls step 'tick'" in done.stdout  # tick: from pkg/steps.py
     assert "pkg/steps.py" not in done.stdout  # its own finding is not this commit's business
     assert "STP040" not in done.stdout  # the project's [tool.steplint] ignore
 

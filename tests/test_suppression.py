@@ -195,7 +195,7 @@ def test_cli_per_file_ignores_from_a_parent_config(tmp_path):
     (tmp_path / "pkg" / "nested.py").write_text(nested())
     (tmp_path / "nested.py").write_text(nested())
     assert steplint("nested.py", cwd=tmp_path / "pkg").returncode == 0  # run from inside pkg/: still pkg/*
-    result = steplint(".", cwd=tmp_path)
+    result = steplint("-q", ".", cwd=tmp_path)
     assert result.returncode == 1 and result.stdout.splitlines() == [
         line for line in result.stdout.splitlines() if line.startswith("nested.py:")
     ]
@@ -205,4 +205,7 @@ def test_cli_stp100_message(tmp_path):
     (tmp_path / "nested.py").write_text(nested("  # noqa: STP001, STP002"))
     result = steplint("--extend-select", "STP100", "nested.py", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stdout == "nested.py:9:27: STP100 unused noqa: STP002 silences nothing on this line; remove it\n"
+    assert result.stdout == (
+        "nested.py:9:27: STP100 warning: [*] unused noqa: STP002 silences nothing on this line; remove it\n"
+        "Found 1 finding (1 warning).\n[*] 1 fixable with `--fix`.\n"
+    )

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Callable
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.report.github_format import as_github
 from steplint.report.sarif_format import as_sarif
+from steplint.report.text_format import as_concise, as_full, source_from_disk
 
-
-def as_text(diagnostics: list[Diagnostic]) -> str:
-    return "".join(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n" for d in diagnostics)
+#: The layouts for a person (``steplint.report.text_format``): the CLI adds colour and the closing summary.
+TEXT_FORMATS = ("text", "concise", "full")
 
 
 def as_dict(d: Diagnostic) -> dict:
@@ -46,14 +45,10 @@ def as_pylint(diagnostics: list[Diagnostic]) -> str:
     return "".join(f"{d.path}:{d.line}: [{d.code}({d.name}), ] {d.message}\n" for d in diagnostics)
 
 
-def statistics(diagnostics: list[Diagnostic]) -> str:
-    counts = Counter((d.code, d.name) for d in diagnostics)
-    width = max((len(str(n)) for n in counts.values()), default=1)
-    return "".join(f"{count:>{width}}  {code}  {name}\n" for (code, name), count in sorted(counts.items()))
-
-
 FORMATTERS: dict[str, Callable[[list[Diagnostic]], str]] = {
-    "text": as_text,
+    "text": as_concise,
+    "concise": as_concise,
+    "full": lambda diagnostics: as_full(diagnostics, source_from_disk),
     "json": as_json,
     "json-lines": as_json_lines,
     "pylint": as_pylint,

@@ -1,0 +1,114 @@
+"""Findings for a person: one line each (``concise``) or with the source line and a caret (``full``), a closing
+summary, hints about fixes, colour on a terminal.
+
+A line keeps flake8's shape, so problem matchers still read it::
+
+    flow.py:24:18: STP001 error: step 'wrapper' calls step 'tick': ...
+    flow.py:9:27: STP100 warning: [*] unused noqa: STP002 silences nothing on this line; remove it
+
+``[*]`` marks a finding ``--fix`` can fix (with ``--unsafe-fixes``, an unsafe fix counts too).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Callable
+
+from steplint.core.diagnostics import ERROR, Diagnostic
+from steplint.source.reading import decode_source
+
+RED, YELLOW, BOLD, CYAN, DIM, RESET = "\033[31m", "\033[33m", "\033[1m", "\033[36m", "\033[2m", "\033[0m"
+
+
+def _paint(text: str, code: str, colour: bool) -> str:
+    return f"{code}{text}{RESET}" if colour else text
+
+
+def _fixable(d: Diagnostic, unsafe: bool) -> bool:
+    return d.fix is not None and (d.fix.safe or unsafe)
+
+
+def line(d: Diagnostic, colour: bool = False, unsafe: bool = False) -> str:
+    where = _paint(f"{d.path}:{d.line}:{d.column}:", BOLD, colour)
+    severity = _paint(d.severity, RED if d.severity == ERROR else YELLOW, colour)
+    code = _paint(d.code, RED if d.severity == ERROR else YELLOW, colour)
+    mark = _paint("[*] ", CYAN, colour) if _fixable(d, unsafe) else ""
+    return f"{where} {code} {severity}: {mark}{d.message}"
+
+
+def as_concise(diagnostics: list[Diagnostic], colour: bool = False, unsafe: bool = False) -> str:
+    return "".join(line(d, colour, unsafe) + "\n" for d in diagnostics)
+
+
+def as_full(diagnostics: list[Diagnostic], source_of: Callable[[str], str | None], colour: bool = False,
+            unsafe: bool = False) -> str:
+    """Each finding, then its source line with a caret under the span (ruff's default layout)."""
+    out: list[str] = []
+    for d in diagnostics:
+        out.append(line(d, colour, unsafe))
+        text = source_of(d.path)
+        lines = text.splitlines() if text is not None else []
+        if 1 <= d.line <= len(lines):
+            source = lines[d.line - 1].expandtabs(1)
+            gutter = " " * len(str(d.line))
+            width = max((d.end_column - d.column) if d.end_line == d.line else len(source) - d.column + 1, 1)
+            caret = " " * (d.column - 1) + "^" * width
+            out.append(_paint(f"{gutter} |", DIM, colour))
+            out.append(f"{_paint(f'{d.line} |', DIM, colour)} {source}")
+            out.append(f"{_paint(f'{gutter} |', DIM, colour)} {_paint(caret, RED if d.severity == ERROR else YELLOW, colour)} {d.code}")
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def summary(diagnostics: list[Diagnostic], unsafe: bool = False, colour: bool = False, fixed: int | None = None) -> str:
+    """``Found 3 findings (1 error, 2 warnings).``, after ``--fix`` ``Found 3 findings (2 fixed, 1 remaining).``, or
+    ``All checks passed!``; then what ``--fix`` and ``--unsafe-fixes`` could still do."""
+    if not diagnostics and not fixed:
+        return _paint("All checks passed!", BOLD, colour) + "\n"
+    if fixed is not None:
+        total = _count(len(diagnostics) + fixed, "finding")
+        text = [f"Found {total} ({fixed} fixed, {len(diagnostics)} remaining)."]
+    else:
+        errors = sum(1 for d in diagnostics if d.severity == ERROR)
+        warnings = len(diagnostics) - errors
+        parts = [_count(errors, "error")] if errors else []
+        if warnings:
+            parts.append(_count(warnings, "warning"))
+        text = [f"Found {_count(len(diagnostics), 'finding')} ({', '.join(parts)})."]
+    fixable = sum(1 for d in diagnostics if _fixable(d, unsafe))
+    hidden = 0 if unsafe else sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)
+    if fixable:
+        text.append(f"[*] {fixable} fixable with `--fix`.")
+    if hidden:
+        text.append(f"{_count(hidden, 'hidden fix', 'hidden fixes')} can be enabled with `--unsafe-fixes`.")
+    return "\n".join(text) + "\n"
+
+
+def statistics(diagnostics: list[Diagnostic], layout: str = "text", unsafe: bool = False) -> str:
+    """A count per rule (``--statistics``): aligned text, a JSON array, or one JSON object per line."""
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    fixable = Counter(d.code for d in diagnostics if _fixable(d, unsafe))
+    rows = [{"code": code, "name": name, "count": count, "fixable": fixable.get(code, 0)}
+            for (code, name), count in sorted(counts.items())]
+    if layout == "json":
+        return json.dumps(rows, indent=2) + "\n"
+    if layout == "json-lines":
+        return "".join(json.dumps(row) + "\n" for row in rows)
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    return "".join(
+        f"{row['count']:>{width}}  {row['code']}  {'[*] ' if row['fixable'] else ''}{row['name']}\n" for row in rows
+    )
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def source_from_disk(path: str) -> str | None:
+    """A file's text for ``full`` (None when it cannot be read or decoded: the finding is shown without it)."""
+    try:
+        with open(path, "rb") as handle:
+            return decode_source(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
