@@ -15,6 +15,9 @@ from steplint.source.discovery import discover
 from steplint.summaries.file_summary import summarize_source
 
 if TYPE_CHECKING:
+    from typing import Callable
+
+    from steplint.core.summary import ModuleSummary
     from steplint.run.cache import Cache
 
 
@@ -54,7 +57,14 @@ def files_to_lint(paths: list[str], settings: Settings, force_exclude: bool = Fa
     return discover(paths, excluder_for(settings), force_exclude)
 
 
-def lint_source(data: bytes, path: str, settings: Settings, use_noqa: bool = True) -> RunResult:
-    """Lint a buffer as the file ``path`` in its project (stdin, flake8, an editor's unsaved text)."""
+def lint_source(
+    data: bytes, path: str, settings: Settings, use_noqa: bool = True,
+    summarize: "Callable[[str], ModuleSummary] | None" = None,
+) -> RunResult:
+    """Lint a buffer as the file ``path`` in its project (stdin, flake8, an editor's unsaved text).
+
+    ``summarize`` reads the modules it imports (default: from disk; an editor prefers its open buffers).
+    """
     summary = summarize_source(data, path)
-    return RunResult(analyze([summary], settings, use_noqa, sources={path: data}), 1, {path: summary})
+    extra = {"summarize": summarize} if summarize is not None else {}
+    return RunResult(analyze([summary], settings, use_noqa, sources={path: data}, **extra), 1, {path: summary})

@@ -229,12 +229,3 @@ def test_readme_code_scanning_workflow_uploads_valid_sarif(tmp_path):
     assert (FLOW_FINDING[0], FLOW_FINDING[3]) in found
 
 
-def test_readme_annotation_step_prints_workflow_commands(tmp_path):
-    (step,) = yaml.safe_load(snippet("GitHub annotations", "yaml"))
-    make_project(tmp_path)
-    command = _steplint_command(step["run"])
-    done = subprocess.run([tool("steplint"), *command[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1
-    parsed = [_parse_command(line) for line in done.stdout.splitlines()]
-    path, line, column, code = FLOW_FINDING
-    assert any(p["file"] == path and p["line"] == str(line) and p["col"] == str(column) and m.startswith(code) for _, p, m in parsed)

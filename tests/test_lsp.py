@@ -5,61 +5,26 @@ The server is started with the command of the README's Helix snippet.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from integrations import FLOW, FLOW_FINDING, make_project, snippet, tool
+from lsp_client import HELIX, SERVER_COMMAND, RecordingClient, apply, code_actions, make_client, open_document, replace_all
 from lsprotocol import types
-from pygls.protocol import default_converter
-from pygls.workspace import PositionCodec, TextDocument
-from pytest_lsp import ClientServerConfig, LanguageClient
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pygls.workspace import PositionCodec
+from pytest_lsp import ClientServerConfig
 
 from steplint.frontends.unsaved_buffer import lint_buffer
 from steplint.analysis.noqa_edits import add_noqa_edit as noqa_edit
-from steplint.frontends.lsp_server import DEBOUNCE_SECONDS, position
+from steplint.frontends.lsp_convert import position
+from steplint.frontends.lsp_server import DEBOUNCE_SECONDS
 from steplint.catalog.registry import rule_for
-
-HELIX = tomllib.loads(snippet("Editors", "toml"))["language-server"]["steplint"]
-SERVER_COMMAND = [tool(HELIX["command"]), *HELIX["args"]]
-TIMEOUT = 20
-
-
-class RecordingClient(LanguageClient):
-    """Keeps every publishDiagnostics, in order, where pytest-lsp keeps only the last one."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.published: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
-
-    async def next_publish(self, uri: str) -> types.PublishDiagnosticsParams:
-        async def wait() -> types.PublishDiagnosticsParams:
-            while True:
-                params = await self.published.get()
-                if params.uri == uri:
-                    return params
-
-        return await asyncio.wait_for(wait(), TIMEOUT)
-
-
-def _record(client: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
-    client.diagnostics[params.uri] = params.diagnostics
-    client.published.put_nowait(params)
-
-
-def make_client() -> RecordingClient:
-    client = RecordingClient(converter_factory=default_converter)
-    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _record})
-    return client
-
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client))
 async def client(lsp_client: RecordingClient, tmp_path: Path):
@@ -87,34 +52,7 @@ def utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def open_document(client: RecordingClient, path: Path, text: str | None = None) -> str:
-    uri = path.as_uri()
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text or path.read_text())
-        )
-    )
-    return uri
 
-
-def replace_all(client: RecordingClient, uri: str, version: int, text: str) -> None:
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
-        )
-    )
-
-
-async def code_actions(client: RecordingClient, uri: str, at: types.Range, diagnostic: types.Diagnostic) -> list:
-    """What the editor asks when the cursor (or a selection) is at ``at`` on a finding."""
-    return await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=at,
-            context=types.CodeActionContext(diagnostics=[diagnostic]),
-        )
-    )
 
 
 @pytest.mark.asyncio
@@ -231,12 +169,6 @@ async def test_bad_configuration_is_shown_once_not_crashed_on(client: RecordingC
     shown = [m.message for m in client.messages]
     assert len(shown) == 1 and "selekt" in shown[0]
 
-
-def apply(text: str, edit: types.TextEdit) -> str:
-    """A TextEdit applied as pygls applies an incremental change (UTF-16 positions)."""
-    document = TextDocument("file:///edited.py", text)
-    document.apply_change(types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text))
-    return document.source
 
 
 @pytest.mark.parametrize(

@@ -1,49 +1,57 @@
 """steplint's language server: ``steplint lsp`` (stdio), from the extra ``steplint[lsp]``.
 
-Each open Python document is linted as its file in its project (imports are
-read from disk, ``[tool.steplint]`` from the nearest pyproject.toml): when it
-is opened, after edits (the unsaved text, once typing pauses for
+Each open Python document is linted as its file in its project: when it is
+opened, after edits (the unsaved text, once typing pauses for
 ``DEBOUNCE_SECONDS``) and when it is saved; closing it clears its findings.
-Positions go out in the encoding negotiated with the client, UTF-16 code
-units unless the client offers another. Quick fixes: a rule's fix where it
-has one, and "disable STPxxx for this line" (a ``# noqa`` comment).
+The modules it imports are read from their open buffers when the editor has
+them open, else from disk, and kept between lints (``editor_session``); an
+edit to one open document re-lints the others, which may import it.
+
+Features: diagnostics (severity per code from the ``severity`` option),
+hover on a finding or on a code of a ``# noqa`` comment (the rule's doc),
+quick fixes (a rule's fix, "disable STPxxx for this line"),
+``source.fixAll.steplint`` (every safe fix), and reload on a
+``pyproject.toml`` or Python file change (``workspace/didChangeWatchedFiles``,
+registered when the client can). Options come as ``initializationOptions``
+or as the ``steplint`` section of ``workspace/didChangeConfiguration``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
+import os
 from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
-from pygls.workspace import PositionCodec
 
 from steplint._version import __version__
-from steplint.frontends.unsaved_buffer import lint_buffer
-from steplint.config.settings import ConfigError
 from steplint.analysis.noqa_edits import add_noqa_edit
-from steplint.core.diagnostics import ERROR, WARNING, Diagnostic, Edit
-from steplint.source.discovery import PYTHON_SUFFIXES
 from steplint.catalog.registry import rule_for
+from steplint.config.settings import ConfigError, Settings
+from steplint.core.diagnostics import Diagnostic
+from steplint.frontends.editor_session import Buffers, EditorOptions, ModuleSummaries, fixed_text, lint_document
+from steplint.frontends.lsp_convert import LINE_BREAK, noqa_code_at, text_edit, to_lsp, touches, whole_document
+from steplint.source.discovery import PYTHON_SUFFIXES
 
 DEBOUNCE_SECONDS = 0.3
-SOURCE = "steplint"
-_SEVERITY = {ERROR: types.DiagnosticSeverity.Error, WARNING: types.DiagnosticSeverity.Warning}
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # how steplint counts lines (steplint.source.reading)
+FIX_ALL = "source.fixAll.steplint"
+RELOADING_FILES = ("pyproject.toml", ".gitignore", ".ignore")  # a change to one of these can change any finding
+WATCHED = ("**/pyproject.toml", "**/*.py", "**/*.pyi")
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Published:
-    """The findings last sent for one document, kept to answer code actions."""
+    """The findings last sent for one document, kept to answer code actions and hovers."""
 
     version: int | None
     text: str
     pairs: tuple[tuple[types.Diagnostic, Diagnostic], ...]
+    settings: Settings
 
 
 class SteplintServer(LanguageServer):
@@ -52,6 +60,28 @@ class SteplintServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.published: dict[str, Published] = {}
         self.reported_errors: set[str] = set()
+        self.options = EditorOptions()
+        self.option_problems: list[str] = []
+        self.summaries = ModuleSummaries()
+
+    # --- documents ---------------------------------------------------------------------------
+
+    def open_buffers(self) -> Buffers:
+        """Every open document's text by absolute path: what a lint reads instead of the file on disk."""
+        found: Buffers = {}
+        for uri, document in list(self.workspace.text_documents.items()):
+            path = to_fs_path(uri)
+            if path is not None:
+                found[os.path.abspath(path)] = (document.version, document.source)
+        return found
+
+    def open_python_documents(self) -> list[str]:
+        found = []
+        for uri, document in list(self.workspace.text_documents.items()):
+            path = to_fs_path(uri)
+            if path is not None and _is_python(path, document.language_id):
+                found.append(uri)
+        return found
 
     def schedule(self, uri: str, delay: float) -> None:
         """Lint ``uri`` after ``delay`` seconds, replacing a lint still waiting: the last edit wins."""
@@ -60,11 +90,22 @@ class SteplintServer(LanguageServer):
             waiting.cancel()
         self.pending[uri] = asyncio.create_task(self._lint_later(uri, delay))
 
+    def schedule_all(self, delay: float, first: str | None = None) -> None:
+        """Lint every open document (``first`` before the others): an edit or a file change may change any."""
+        if first is not None:
+            self.schedule(first, delay)
+        for uri in self.open_python_documents():
+            if uri != first:
+                self.schedule(uri, delay + (DEBOUNCE_SECONDS if first is not None else 0))
+
     def forget(self, uri: str) -> None:
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
         self.published.pop(uri, None)
+        path = to_fs_path(uri)
+        if path is not None:
+            self.summaries.forget(path)  # its module is read from disk again
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     async def _lint_later(self, uri: str, delay: float) -> None:
@@ -83,10 +124,12 @@ class SteplintServer(LanguageServer):
             return
         text, version = document.source, document.version
         try:
-            findings = await asyncio.to_thread(lint_buffer, text, path)
+            findings, settings = await asyncio.to_thread(
+                lint_document, text, path, self.options, self.summaries, self.open_buffers()
+            )
         except ConfigError as exc:
             self._report_once(str(exc))
-            findings = []
+            findings, settings = [], None
         except Exception as exc:  # a bug in steplint must not take the editor's server down
             log.exception("linting %s failed", path)
             self._report_once(f"internal error: {type(exc).__name__}: {exc}")
@@ -95,9 +138,10 @@ class SteplintServer(LanguageServer):
         if current is None or current.version != version:
             return  # closed or edited meanwhile: that edit scheduled its own lint
         codec = self.workspace.position_codec
-        lines = _LINE_BREAK.split(text)
-        pairs = tuple((to_lsp(d, lines, codec), d) for d in findings)
-        self.published[uri] = Published(version, text, pairs)
+        lines = LINE_BREAK.split(text)
+        pairs = tuple((to_lsp(d, lines, codec, self.options.severity_for(d.code, d.severity)), d) for d in findings)
+        if settings is not None:
+            self.published[uri] = Published(version, text, pairs, settings)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=[lsp for lsp, _ in pairs])
         )
@@ -107,18 +151,57 @@ class SteplintServer(LanguageServer):
             self.reported_errors.add(message)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"steplint: {message}"))
 
-    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
-        uri = params.text_document.uri
+    # --- options and watched files -----------------------------------------------------------
+
+    def take_options(self, raw: object) -> None:
+        self.options, problems = EditorOptions.parse(raw)
+        for problem in problems:
+            self._report_once(problem)
+
+    def files_changed(self, changes: list[types.FileEvent]) -> None:
+        for change in changes:
+            path = to_fs_path(change.uri)
+            if path is None:
+                continue
+            if os.path.basename(path) in RELOADING_FILES or change.type != types.FileChangeType.Changed:
+                # A new or deleted file can change other modules' names (an __init__.py) or what an import finds.
+                self.summaries.forget_all()
+            else:
+                self.summaries.forget(path)
+        self.schedule_all(0)
+
+    # --- requests ------------------------------------------------------------------------------
+
+    def current(self, uri: str) -> Published | None:
+        """The findings last published for ``uri``, if they are for the text the editor has now."""
         published = self.published.get(uri)
         document = self.workspace.text_documents.get(uri)
         if published is None or document is None or document.version != published.version:
+            return None
+        return published
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        published = self.current(uri)
+        if published is None:
             return []
+        only = params.context.only
+        wants_quick_fixes = only is None or any(kind.startswith(types.CodeActionKind.QuickFix) for kind in only)
+        wants_fix_all = only is None or any(FIX_ALL.startswith(kind) for kind in only)
+        actions = self._quick_fixes(uri, published, params.range) if wants_quick_fixes else []
+        if wants_fix_all:
+            action = self._fix_all(uri, published)
+            if action is not None:
+                actions.append(action)
+        return actions
+
+    def _quick_fixes(self, uri: str, published: Published, at: types.Range) -> list[types.CodeAction]:
         codec = self.workspace.position_codec
-        lines = _LINE_BREAK.split(published.text)
+        lines = LINE_BREAK.split(published.text)
         actions: list[types.CodeAction] = []
         silenced: set[tuple[int, str]] = set()  # one "disable" per code and line, however many findings
         for lsp, finding in published.pairs:
-            if not _touches(lsp.range, params.range):
+            if not touches(lsp.range, at):
                 continue
             if finding.fix is not None:
                 edits = [text_edit(edit, lines, codec) for edit in finding.fix.edits]
@@ -144,51 +227,78 @@ class SteplintServer(LanguageServer):
                 )
         return actions
 
+    def _fix_all(self, uri: str, published: Published) -> types.CodeAction | None:
+        path = to_fs_path(uri)
+        if path is None:
+            return None
+        new_text = fixed_text(published.text, path, [finding for _, finding in published.pairs], published.settings)
+        if new_text is None or new_text == published.text:
+            return None
+        edit = whole_document(LINE_BREAK.split(published.text), new_text)
+        return types.CodeAction(
+            title="steplint: fix all safe fixes",
+            kind=FIX_ALL,
+            edit=types.WorkspaceEdit(document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=published.version),
+                    edits=[edit],
+                )
+            ]),
+        )
+
+    def hover(self, params: types.HoverParams) -> types.Hover | None:
+        """The doc of the rule whose finding is under the cursor, or of the ``# noqa`` code under it."""
+        uri, at = params.text_document.uri, params.position
+        codes: list[str] = []
+        published = self.current(uri)
+        if published is not None:
+            cursor = types.Range(start=at, end=at)
+            codes = list(dict.fromkeys(finding.code for lsp, finding in published.pairs if touches(lsp.range, cursor)))
+        if not codes:
+            document = self.workspace.text_documents.get(uri)
+            lines = LINE_BREAK.split(document.source) if document is not None else []
+            code = noqa_code_at(lines[at.line], at.character, self.workspace.position_codec) if at.line < len(lines) else None
+            codes = [code] if code is not None else []
+        rules = [rule for rule in map(rule_for, codes) if rule is not None]
+        if not rules:
+            return None
+        text = "\n\n---\n\n".join(
+            f"**{rule.code} {rule.name}** ({rule.severity}, {'on by default' if rule.default_enabled else 'opt-in'})"
+            f"\n\n{rule.doc()}\n\n[Rule page]({rule.help_uri()})"
+            for rule in rules
+        )
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    async def register_watchers(self) -> None:
+        capabilities = self.client_capabilities.workspace
+        watched = capabilities.did_change_watched_files if capabilities is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED]
+        )
+        registration = types.Registration(id="steplint-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                                          register_options=options)
+        try:
+            await self.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+        except Exception as exc:  # a client that refuses: diagnostics still follow saves and edits
+            log.warning("the client did not register the file watchers: %s", exc)
+
 
 def _is_python(path: str, language_id: str | None) -> bool:
     return language_id == "python" or path.endswith(PYTHON_SUFFIXES)
 
 
-def _touches(found: types.Range, asked: types.Range) -> bool:
-    def key(position: types.Position) -> tuple[int, int]:
-        return position.line, position.character
-
-    return key(found.start) <= key(asked.end) and key(asked.start) <= key(found.end)
-
-
-def position(lines: list[str], line: int, column: int, codec: PositionCodec) -> types.Position:
-    """steplint's 1-based line and 1-based character column, as a 0-based LSP position in the client's units."""
-    index = max(line - 1, 0)
-    if index >= len(lines):
-        return types.Position(line=len(lines), character=0)
-    text = lines[index]
-    return types.Position(line=index, character=codec.client_num_units(text[: max(column - 1, 0)]))
-
-
-def to_lsp(d: Diagnostic, lines: list[str], codec: PositionCodec) -> types.Diagnostic:
-    rule = rule_for(d.code)
-    return types.Diagnostic(
-        range=types.Range(start=position(lines, d.line, d.column, codec), end=position(lines, d.end_line, d.end_column, codec)),
-        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),
-        code=d.code,
-        code_description=types.CodeDescription(href=rule.help_uri()) if rule is not None else None,
-        source=SOURCE,
-        message=d.message,
-    )
-
-
-def text_edit(edit: Edit, lines: list[str], codec: PositionCodec) -> types.TextEdit:
-    return types.TextEdit(
-        range=types.Range(
-            start=position(lines, edit.line, edit.column, codec),
-            end=position(lines, edit.end_line, edit.end_column, codec),
-        ),
-        new_text=edit.replacement,
-    )
-
-
 def build_server() -> SteplintServer:
     server = SteplintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: SteplintServer, params: types.InitializeParams) -> None:
+        ls.take_options(params.initialization_options)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: SteplintServer, params: types.InitializedParams) -> None:
+        await ls.register_watchers()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SteplintServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -196,19 +306,35 @@ def build_server() -> SteplintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: SteplintServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+        ls.schedule_all(DEBOUNCE_SECONDS, first=params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SteplintServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, 0)
+        ls.schedule_all(0, first=params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: SteplintServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.forget(params.text_document.uri)
+        ls.schedule_all(0)  # importers of the closed buffer see the file on disk again
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: SteplintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.files_changed(params.changes)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: SteplintServer, params: types.DidChangeConfigurationParams) -> None:
+        if isinstance(params.settings, dict) and isinstance(params.settings.get("steplint"), dict):
+            ls.take_options(params.settings["steplint"])
+            ls.schedule_all(0)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: SteplintServer, params: types.HoverParams) -> types.Hover | None:
+        return ls.hover(params)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll,
+                                                   FIX_ALL]),
     )
     def code_action(ls: SteplintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         return ls.code_actions(params)

@@ -140,11 +140,14 @@ def excluder_for(settings: Settings) -> Excluder:
 
 def analyze(
     summaries: list[ModuleSummary], settings: Settings, use_noqa: bool = True, loader: ModuleLoader | None = None,
-    sources: Mapping[str, bytes] | None = None,
+    sources: Mapping[str, bytes] | None = None, summarize: Callable[[str], ModuleSummary] = summarize_path,
 ) -> list[Diagnostic]:
-    """Findings in ``summaries``, and in files of the run the prefilter skipped (``loader.unchecked``)."""
+    """Findings in ``summaries``, and in files of the run the prefilter skipped (``loader.unchecked``).
+
+    ``summarize`` reads the modules they import (an editor passes one that prefers its unsaved buffers).
+    """
     rules = rules_for(settings)
-    loader = loader or ModuleLoader(summaries, search_roots=search_roots_for(settings, []))
+    loader = loader or ModuleLoader(summaries, summarize=summarize, search_roots=search_roots_for(settings, []))
     analysis = new_analysis(summaries, settings, loader)
     seed_sources(analysis, sources)  # fixes are made from this text, not from the file on disk
     findings = [module_findings(analysis, rules, summary, loader.load) for summary in summaries]
