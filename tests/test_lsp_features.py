@@ -231,3 +231,21 @@ def test_options_in_a_steplint_section_and_the_longest_prefix_wins():
     options, problems = EditorOptions.parse({"steplint": {"severity": {"stp0": "hint", "STP001": "Error"}}})
     assert problems == []
     assert [options.severity_for(code, "warning") for code in ("STP001", "STP010", "STP100")] == ["error", "hint", "warning"]
+
+
+@pytest.mark.asyncio
+async def test_a_new_init_py_is_seen_by_the_next_lint(client: RecordingClient, tmp_path: Path):
+    """Which folders are packages is asked again on every lint: with app/__init__.py, 'app.steps' resolves
+    from app's parent folder (which is no search root of its own)."""
+    app = tmp_path / "vendor" / "app"
+    app.mkdir(parents=True)
+    (app / "steps.py").write_text(STEPS)
+    text = FLOW.replace("from pkg.steps import tick", "from app.steps import tick")
+    uri = open_document(client, app / "flow.py", text)
+    assert not (await client.next_publish(uri)).diagnostics  # app is no package: 'app.steps' names nothing
+    (app / "__init__.py").write_text("")
+    replace_all(client, uri, 2, text + "\n")  # an edit, no watched-file event: the client may not send them
+    assert [d.code for d in (await client.next_publish(uri)).diagnostics] == ["STP001"]
+    (app / "__init__.py").unlink()
+    watched_files_changed(client, (app / "__init__.py", types.FileChangeType.Deleted))
+    assert not (await client.next_publish(uri)).diagnostics

@@ -117,7 +117,7 @@ def check(paths: tuple[str, ...], **options: object) -> None:
         code = EXIT_ERROR
     except BrokenPipeError:  # `steplint . | head`: the reader left; say nothing more
         _quiet_broken_pipe()
-        code = EXIT_ERROR
+        code = EXIT_FINDINGS
     except Exception as exc:  # an internal error: one line, no traceback unless asked
         if verbose:
             import traceback
@@ -129,7 +129,8 @@ def check(paths: tuple[str, ...], **options: object) -> None:
 
 
 def _quiet_broken_pipe() -> None:
-    # Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail too.
+    # Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail too
+    # (exit 1, as Python's documentation on SIGPIPE advises).
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
 
@@ -238,6 +239,28 @@ def graph(paths: tuple[str, ...], workflow: str | None, output_format: str, outp
         click.echo(text, nl=False)
 
 
+@cli.command("clean")
+@click.argument("paths", nargs=-1, type=click.Path(file_okay=False))
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="STEPLINT_CACHE_DIR",
+              help="Remove this cache folder too (the --cache-dir a run was given).")
+def clean(paths: tuple[str, ...], cache_dir: str | None) -> None:
+    """Remove the caches under PATHS (default: the current folder), as 'ruff clean' does."""
+    from steplint.run.cache import CACHE_DIR_NAME, is_cache_folder, remove_tree
+
+    found: list[Path] = [Path(cache_dir)] if cache_dir and Path(cache_dir).is_dir() else []
+    for top in paths or (".",):
+        for directory, folders, _ in os.walk(top):
+            if CACHE_DIR_NAME in folders:
+                found.append(Path(directory) / CACHE_DIR_NAME)
+            folders[:] = [f for f in folders if f not in (CACHE_DIR_NAME, ".git", "node_modules") and not f.startswith(".venv")]
+    for folder in dict.fromkeys(found):
+        if not is_cache_folder(folder):
+            click.echo(f"steplint: warning: {folder} does not look like a steplint cache; left alone", err=True)
+            continue
+        click.echo(f"Removing cache at: {folder}")
+        remove_tree(folder)
+
+
 @cli.command("lsp")
 @click.option("--stdio", is_flag=True, help="Talk over standard input and output (the only transport; accepted for clients that pass it).")
 def lsp(stdio: bool) -> None:
@@ -257,3 +280,6 @@ def main() -> None:
         cli(standalone_mode=True)
     except KeyboardInterrupt:  # pragma: no cover
         sys.exit(EXIT_ERROR)
+    except BrokenPipeError:  # `steplint rules | head`: the reader left; exit quietly, as ruff does
+        _quiet_broken_pipe()
+        sys.exit(EXIT_FINDINGS)

@@ -23,6 +23,7 @@ from steplint.core.framework_versions import Version, checked_target
 from steplint.core.summary import ModuleSummary
 from steplint.frontends.autofix import fix_findings
 from steplint.frontends.unsaved_buffer import buffer_bytes
+from steplint.source.module_identity import forget_folders, module_of
 from steplint.summaries.file_summary import summarize_path, summarize_source
 
 SEVERITIES = ("error", "warning", "information", "hint")
@@ -94,12 +95,12 @@ Buffers = dict[str, tuple[int | None, str]]  # absolute path -> (the editor's ve
 
 class ModuleSummaries:
     """The summaries of modules that open documents import, kept between lints: open buffers by version, files on
-    disk by (mtime, size). ``reader(buffers)`` is the ``summarize`` of one lint, given the buffers open when it
+    disk by (mtime, size, module name). ``reader(buffers)`` is the ``summarize`` of one lint, given the buffers open when it
     started (a lint runs in a worker thread; the editor's buffers change in the event loop's)."""
 
     def __init__(self) -> None:
         self._buffers: dict[str, tuple[int | None, ModuleSummary]] = {}
-        self._disk: dict[str, tuple[tuple[int, int], ModuleSummary]] = {}
+        self._disk: dict[str, tuple[tuple[int, int, tuple[str, bool]], ModuleSummary]] = {}
 
     def reader(self, buffers: Buffers) -> Callable[[str], ModuleSummary]:
         return lambda path: self.summary(path, buffers)
@@ -117,7 +118,8 @@ class ModuleSummaries:
             return summary
         try:
             stat = os.stat(absolute)
-            key = (stat.st_mtime_ns, stat.st_size)
+            # The module name is part of the key: a new __init__.py above the file renames it.
+            key = (stat.st_mtime_ns, stat.st_size, module_of(absolute))
         except OSError:
             self._disk.pop(absolute, None)
             return summarize_path(path)  # says why it cannot be read
@@ -146,6 +148,7 @@ def lint_document(
 ) -> tuple[list[Diagnostic], Settings]:
     """The findings in an open document, its imports read from ``buffers`` or disk via ``summaries``
     (raises ConfigError)."""
+    forget_folders()  # which folders are packages: files may have been created or deleted since the last lint
     settings = options.settings_for(path)
     return lint_source(buffer_bytes(text), path, settings, summarize=summaries.reader(buffers)).diagnostics, settings
 

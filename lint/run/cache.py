@@ -30,6 +30,16 @@ Every file is written to a temporary name and moved into place with
 ``os.replace``, so concurrent runs never see half a file (the last writer
 wins). A payload carries its own hash: a corrupt or truncated file is
 ignored and rebuilt, never trusted.
+
+The cache prunes itself at the end of a run, at most once a day
+(``PRUNE_EVERY``): run records and summaries unused for ``MAX_AGE`` go (a
+replayed run record is touched, so it counts as used), then the oldest
+summaries until the folder holds at most ``MAX_BYTES``; the folders of other
+code fingerprints (older steplint versions) go when unused for ``MAX_AGE``,
+and all but the ``KEEP_FINGERPRINTS`` newest of them at once; leftover
+temporary files of killed runs go after an hour. Whatever is pruned is only
+rebuilt: a run that loses a file to a concurrent prune reads it as missing.
+``steplint clean`` removes the whole cache.
 """
 
 from __future__ import annotations
@@ -51,6 +61,11 @@ CACHE_DIR_NAME = ".steplint_cache"
 _FORMAT = "v1"
 _MAGIC = b"steplint-cache\n"
 _RACY_SECONDS = 2.0
+PRUNE_EVERY = 24 * 3600.0
+MAX_AGE = 30 * 24 * 3600.0
+MAX_BYTES = 512 * 1024 * 1024
+KEEP_FINGERPRINTS = 2  # other than the current one: a second steplint (pre-commit's, the venv's) keeps its cache
+_STALE_TEMPORARY = 3600.0
 
 StatKey = tuple[int, int, int]
 
@@ -178,6 +193,13 @@ class Cache:
         loaded = self._read(self.run_path(key))
         return loaded if isinstance(loaded, RunRecord) else None
 
+    def touch_run(self, key: str) -> None:
+        """Mark a run record used (a replay): pruning keeps what was used lately."""
+        try:
+            os.utime(self.run_path(key))
+        except OSError:
+            pass
+
     def save_run(self, key: str, record: RunRecord) -> None:
         self._write(self.run_path(key), record)
 
@@ -187,6 +209,65 @@ class Cache:
 
     def save_modules(self, key: str, store: object) -> None:
         self._write(self.folder / "runs" / f"{key}.modules.pickle", store)
+
+    # --- pruning ---------------------------------------------------------------------------
+
+    def prune_if_due(self, now: float | None = None) -> bool:
+        """Prune when the last prune is older than ``PRUNE_EVERY`` (a stamp file says when); True if it pruned."""
+        now = time.time() if now is None else now
+        stamp = self.root / _FORMAT / ".last-prune"
+        try:
+            if now - stamp.stat().st_mtime < PRUNE_EVERY:
+                return False
+        except OSError:
+            pass
+        try:
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.touch()
+        except OSError:
+            return False
+        self.prune(now)
+        return True
+
+    def prune(self, now: float | None = None, max_age: float = MAX_AGE, max_bytes: int = MAX_BYTES) -> int:
+        """Remove what has not been used for ``max_age`` seconds and the oldest summaries past ``max_bytes``;
+        the number of files removed."""
+        now = time.time() if now is None else now
+        removed = self._prune_fingerprints(now, max_age)
+        kept: list[tuple[float, int, Path]] = []
+        for path in _files_under(self.folder):
+            try:
+                status = path.stat()
+            except OSError:
+                continue
+            age = now - status.st_mtime
+            if path.name.startswith(".tmp-"):
+                removed += _unlink(path) if age > _STALE_TEMPORARY else 0
+            elif path.parent.name == "runs" or path.parent.parent.name == "summaries":
+                if age > max_age:
+                    removed += _unlink(path)
+                else:
+                    kept.append((status.st_mtime, status.st_size, path))
+        total = sum(size for _, size, _ in kept) + _size_of(self.files_path)
+        for _, size, path in sorted(kept):  # oldest first
+            if total <= max_bytes:
+                break
+            removed += _unlink(path)
+            total -= size
+        return removed
+
+    def _prune_fingerprints(self, now: float, max_age: float) -> int:
+        """The folders of other code fingerprints: unused for ``max_age``, or beyond the newest few."""
+        try:
+            others = [entry for entry in (self.root / _FORMAT).iterdir() if entry.is_dir() and entry != self.folder]
+        except OSError:
+            return 0
+        used = sorted(((_last_used(folder), folder) for folder in others), reverse=True)
+        removed = 0
+        for rank, (last, folder) in enumerate(used):
+            if rank >= KEEP_FINGERPRINTS or now - last > max_age:
+                removed += remove_tree(folder)
+        return removed
 
     # --- atomic, self-checking files ---------------------------------------------------
 
@@ -248,3 +329,63 @@ class Cache:
                 ignore.write_text("# Automatically created by steplint.\n*\n", encoding="utf-8")
             except OSError:
                 pass
+
+
+def _files_under(folder: Path) -> list[Path]:
+    found: list[Path] = []
+    for directory, _, names in os.walk(folder):
+        found.extend(Path(directory) / name for name in names)
+    return found
+
+
+def _last_used(folder: Path) -> float:
+    """When a fingerprint folder was last written to (its files.pickle, else the folder itself)."""
+    for candidate in (folder / "files.pickle", folder):
+        try:
+            return candidate.stat().st_mtime
+        except OSError:
+            continue
+    return 0.0
+
+
+def _size_of(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _unlink(path: Path) -> int:
+    try:
+        path.unlink()
+    except OSError:
+        return 0
+    return 1
+
+
+def remove_tree(folder: Path) -> int:
+    """Remove a folder and what it holds, tolerating a concurrent run that removes or writes there."""
+    removed = 0
+    for directory, folders, names in os.walk(folder, topdown=False):
+        for name in names:
+            removed += _unlink(Path(directory) / name)
+        for name in folders:
+            try:
+                os.rmdir(os.path.join(directory, name))
+            except OSError:
+                pass
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass
+    return removed
+
+
+def is_cache_folder(folder: Path) -> bool:
+    """Whether ``folder`` is a steplint cache (what ``steplint clean`` may remove): it holds steplint's .gitignore
+    or its format folder."""
+    try:
+        marker = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        marker = ""
+    return "created by steplint" in marker or (folder / _FORMAT).is_dir()

@@ -101,6 +101,7 @@ class LintRun:
             record = self.cache.load_run(run_key)
             if record is not None and _unchanged(record, modules):
                 self.stats.replayed = True
+                self.cache.touch_run(run_key)
                 return RunResult(list(record.diagnostics), record.file_count)
 
         sources = self._sources(modules)
@@ -139,6 +140,7 @@ class LintRun:
             store = next_store(previous, run_files, changed, edges, loaded, consulted, findings_by_path, self._digest)
             self.cache.save_modules(run_key, store)
             self._save(run_key, modules, store, verdict, result)
+            self.cache.prune_if_due()
         return result
 
     def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str], rules: list[Rule]) -> _Checking:

@@ -286,18 +286,32 @@ class Prefilter:
             self._listings[folder] = found
         return found
 
-    def _walk(self, folder: str) -> Iterable[str]:
-        """Every Python file the loader could reach under ``folder`` (identifier-named folders only)."""
+    def _walk(self, folder: str, visited: set[tuple[int, int]] | None = None) -> Iterable[str]:
+        """Every Python file the loader could reach under ``folder`` (identifier-named folders only).
+
+        A folder reached twice through links (a loop, or two links to one place) is walked once, and a path
+        the OS refuses (a link loop, a vanished entry, no permission) is left out: it is that path's problem,
+        never the run's.
+        """
+        visited = set() if visited is None else visited
         try:
+            status = os.stat(folder)
             entries = sorted(os.scandir(folder), key=_name)
         except OSError:
             return
+        if (status.st_dev, status.st_ino) in visited:
+            return
+        visited.add((status.st_dev, status.st_ino))
         self.verdict.walked.append(folder)
         for entry in entries:
-            if entry.name.endswith((".py", ".pyi")) and not entry.is_dir():
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if entry.name.endswith((".py", ".pyi")) and not is_dir:
                 yield entry.path
-            elif entry.name.isidentifier() and entry.is_dir():
-                yield from self._walk(entry.path)
+            elif is_dir and entry.name.isidentifier():
+                yield from self._walk(entry.path, visited)
 
     def _closure(
         self,

@@ -1,9 +1,14 @@
 """Module names for file paths: the dotted name an import would use.
 
 The root is the nearest folder above the file's chain of packages (folders
-with ``__init__.py``/``__init__.pyi``); a ``src/`` folder above the file is a
-root too, so ``src/pkg/mod.py`` is ``pkg.mod`` even in a namespace package.
-A file no import can name (``a.b.py``, ``.py``) gets a name no import uses.
+with ``__init__.py``/``__init__.pyi`` whose names are identifiers: ``my.project/``
+or ``tmp.AbC123/`` can never be a package part, whatever it holds); a ``src/``
+folder above the file is a root too, so ``src/pkg/mod.py`` is ``pkg.mod`` even
+in a namespace package. A file no import can name (``a.b.py``, ``.py``) gets a
+name no import uses.
+
+The answers per folder are remembered; a long-lived process (the language
+server) calls ``forget_folders()`` when files may have been created or deleted.
 """
 
 from __future__ import annotations
@@ -19,6 +24,12 @@ def _is_package_dir(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py")) or os.path.isfile(
         os.path.join(directory, "__init__.pyi")
     )
+
+
+def forget_folders() -> None:
+    """Forget which folders are packages: a file created or deleted since may change the answer."""
+    _is_package_dir.cache_clear()
+    _folder_parts.cache_clear()
 
 
 def module_name(path: str | Path) -> tuple[str, bool]:
@@ -37,14 +48,16 @@ def _folder_parts(folder: str) -> tuple[str, ...]:
     """The dotted name a folder gives the modules in it, outermost part first (one answer per folder)."""
     parts: list[str] = []
     directory = Path(folder)
-    while _is_package_dir(str(directory)) and directory.parent != directory:
+    while directory.name.isidentifier() and _is_package_dir(str(directory)) and directory.parent != directory:
         parts.append(directory.name)
         directory = directory.parent
     if directory.name != "src":
         # A namespace package under a src/ layout: climb to the src folder.
         for ancestor in directory.parents:
-            if ancestor.name == "src" and len(directory.relative_to(ancestor).parts) <= 3:
-                parts.extend(reversed(directory.relative_to(ancestor).parts))
+            below = directory.relative_to(ancestor).parts
+            if ancestor.name == "src" and len(below) <= 3:
+                if all(part.isidentifier() for part in below):
+                    parts.extend(reversed(below))
                 break
     return tuple(reversed(parts))
 
