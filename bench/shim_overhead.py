@@ -1,7 +1,11 @@
 """Overhead of steplint's runtime shim on a workflow of many sequential trivial steps.
 
     python bench/shim_overhead.py [--steps 2000] [--repeats 7] [--mode scoped|flat|both]
-        [--arg int|model] [--storage none|memory] [--check 1.05]
+        [--arg int|model] [--storage none|memory] [--shape top|nested] [--check 1.05]
+
+``--shape nested``: the workflow calls a step that calls a trivial step, so
+half the step calls are nested (scoped mode only: flat mode refuses them);
+``--steps`` still counts every step call.
 
 Runs the same workflow with MAF alone and with the shim installed, alternating
 within one process, and prints the best time of each and their ratio (goal:
@@ -34,15 +38,24 @@ async def trivial(item: object) -> object:
     return item
 
 
+@maf.step
+async def calls_trivial(item: object) -> object:
+    return await trivial(item)
+
+
 ARGUMENTS = {"int": lambda index: index, "model": lambda index: Item(index=index)}
-settings: dict[str, object] = {"steps": 2000, "arg": "int"}
+settings: dict[str, object] = {"steps": 2000, "arg": "int", "shape": "top"}
 
 
 @maf.workflow(name="shim-overhead")
 async def many_steps(_: str) -> int:
     make = ARGUMENTS[str(settings["arg"])]
-    for index in range(int(settings["steps"])):  # type: ignore[call-overload]
-        await trivial(make(index))
+    if settings["shape"] == "nested":
+        for index in range(int(settings["steps"]) // 2):  # type: ignore[call-overload]
+            await calls_trivial(make(index))
+    else:
+        for index in range(int(settings["steps"])):  # type: ignore[call-overload]
+            await trivial(make(index))
     return int(settings["steps"])  # type: ignore[call-overload]
 
 
@@ -75,14 +88,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=["scoped", "flat", "both"], default="both")
     parser.add_argument("--arg", choices=sorted(ARGUMENTS), default="int")
     parser.add_argument("--storage", choices=["none", "memory"], default="none")
+    parser.add_argument("--shape", choices=["top", "nested"], default="top")
     parser.add_argument("--check", type=float, default=None, help="fail if a ratio exceeds this")
     options = parser.parse_args(argv)
-    settings.update(steps=options.steps, arg=options.arg)
+    settings.update(steps=options.steps, arg=options.arg, shape=options.shape)
 
     shim_modes: list[str | None] = ["scoped", "flat"] if options.mode == "both" else [options.mode]
+    if options.shape == "nested":
+        shim_modes = [mode for mode in shim_modes if mode != "flat"] or ["scoped"]  # flat refuses nesting
     best = best_times([None, *shim_modes], options.repeats, options.storage)
     print(
-        f"agent-framework-core {metadata.version('agent-framework-core')}, {options.steps} sequential steps, "
+        f"agent-framework-core {metadata.version('agent-framework-core')}, {options.steps} sequential steps "
+        f"({'half of them nested' if options.shape == 'nested' else 'all top-level'}), "
         f"{options.arg} arguments, storage={options.storage}, best of {options.repeats}"
     )
     print(f"  MAF alone      {best[None] * 1000:9.1f} ms  ({best[None] / options.steps * 1e6:.1f} us/step)")
@@ -90,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     for mode in shim_modes:
         ratio = best[mode] / best[None]
         failed |= options.check is not None and ratio > options.check
-        print(f"  shim {mode:<9} {best[mode] * 1000:9.1f} ms  ratio {ratio:.3f}x")
+        extra = (best[mode] - best[None]) / options.steps * 1e6
+        print(f"  shim {mode:<9} {best[mode] * 1000:9.1f} ms  ratio {ratio:.3f}x  ({extra:+.1f} us/step)")
     return 1 if failed else 0
 
 

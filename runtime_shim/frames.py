@@ -3,20 +3,20 @@
 A context variable holds the frame of the innermost shimmed ``@step`` call.
 asyncio copies the current context into every task it creates, so tasks a
 step body spawns (``gather``, ``create_task``, ``TaskGroup``) see the frame
-of the step that spawned them, which is exactly the parent we want.
+of the step that spawned them, which is exactly the parent we want: a task a
+step body spawned is that step's, whenever it runs (even after the body
+returned), so flat mode refuses its step calls and scoped mode scopes them.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from contextvars import ContextVar
 from typing import Any
 
 # A scoped key carries "@" and the parent call's scope token: "tick@<16 hex>::0".
 SCOPE_SEPARATOR = "@"
 _SCOPE_LENGTH = 16
-SCOPED_KEY = re.compile(rf"{SCOPE_SEPARATOR}[0-9a-f]{{{_SCOPE_LENGTH}}}")
 
 
 def key_text(key: Any) -> str:
@@ -37,14 +37,13 @@ class StepFrame:
     allocated before it, as in ``StepWrapper.__call__``).
     """
 
-    __slots__ = ("run_context", "step_name", "parent", "key", "body_running", "_scope")
+    __slots__ = ("run_context", "step_name", "parent", "key", "_scope")
 
     def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None) -> None:
         self.run_context = run_context
         self.step_name = step_name
         self.parent = parent
         self.key: Any = None
-        self.body_running = True
         self._scope: str | None = None
 
     def scope(self, key_text: str) -> str:

@@ -54,13 +54,15 @@ _SCHEMES = (
         name=COUNTER,
         run_context_methods={
             "_get_step_cache_key": ("self", "step_name"),
+            "_set_cached_result": ("self", "key", "value"),
+            "request_info": ("self", "request_data", "response_type"),
             "_export_step_cache": ("self",),
             "_import_step_cache": ("self", "data"),
             "_export_step_cache_auto_request_info_counts": ("self",),
             "_import_step_cache_auto_request_info_counts": ("self", "data"),
         },
         step_wrapper_methods={},
-        call_references=("_active_run_ctx", "_get_step_cache_key", "_get_cached_result"),
+        call_references=("_active_run_ctx", "_get_step_cache_key", "_get_cached_result", "_set_cached_result"),
         init_references=(),
         module_functions=(),
     ),
@@ -70,6 +72,8 @@ _SCHEMES = (
             "_get_legacy_step_cache_key": ("self", "step_name"),
             "_get_automatic_step_cache_key": ("self", "step_name", "wrapper_identity", "identity"),
             "_get_explicit_step_cache_key": ("self", "step_name", "wrapper_identity", "identity"),
+            "_set_cached_result": ("self", "key", "value"),
+            "request_info": ("self", "request_data", "response_type"),
             "_export_step_cache": ("self",),
             "_import_step_cache": ("self", "data"),
             "_export_step_cache_auto_request_info_counts": ("self",),
@@ -83,6 +87,7 @@ _SCHEMES = (
             "_get_automatic_step_cache_key",
             "_get_explicit_step_cache_key",
             "_get_cached_result",
+            "_set_cached_result",
         ),
         init_references=("_replay_key", "_wrapper_identity_is_durable", "_identity_signature", "_ctx_param_name"),
         module_functions=("_hash_step_identity", "_validate_step_cache_key", "_decode_versioned_step_cache_key"),
@@ -100,6 +105,7 @@ class Framework:
     step_wrapper: type
     run_context: type
     active_run_ctx: ContextVar[Any]
+    functional_workflow: type  # its run guard (_ensure_not_running / _release_run_guard) spans each run
 
     @staticmethod
     def original(owner: type, name: str) -> Any:
@@ -145,12 +151,18 @@ def detect_framework(version: str) -> Framework:
         ) from exc
     step_wrapper = getattr(module, "StepWrapper", None)
     run_context = getattr(module, "RunContext", None)
+    functional_workflow = getattr(module, "FunctionalWorkflow", None)
     active_run_ctx = getattr(module, "_active_run_ctx", None)
-    found_classes = isinstance(step_wrapper, type) and isinstance(run_context, type)
+    found_classes = (
+        isinstance(step_wrapper, type) and isinstance(run_context, type) and isinstance(functional_workflow, type)
+        and _positional_names(functional_workflow.__dict__.get("_ensure_not_running")) == ("self",)
+        and _positional_names(functional_workflow.__dict__.get("_release_run_guard")) == ("self",)
+    )
     if not found_classes or not isinstance(active_run_ctx, ContextVar):
         raise UnsupportedFrameworkError(
-            f"agent-framework-core {version}: {FUNCTIONAL_MODULE} lacks StepWrapper, RunContext or "
-            f"the _active_run_ctx context variable, so steplint's runtime shim cannot patch it. "
+            f"agent-framework-core {version}: {FUNCTIONAL_MODULE} lacks StepWrapper, RunContext, "
+            f"FunctionalWorkflow's run guard or the _active_run_ctx context variable, so steplint's runtime "
+            f"shim cannot patch it. "
             f"Use a release from the tested range.",
             framework_version=version,
         )
@@ -165,7 +177,7 @@ def detect_framework(version: str) -> Framework:
     for scheme in _SCHEMES:
         problems = _scheme_mismatches(scheme, module, step_wrapper, run_context)
         if not problems:
-            return Framework(version, scheme.name, module, step_wrapper, run_context, active_run_ctx)
+            return Framework(version, scheme.name, module, step_wrapper, run_context, active_run_ctx, functional_workflow)
         report.append(f"{scheme.name} scheme needs " + "; ".join(problems))
     raise UnsupportedFrameworkError(
         f"agent-framework-core {version}: {FUNCTIONAL_MODULE} has a step cache-key shape that "

@@ -1,4 +1,11 @@
-"""install() / uninstall() / installed(): the shim's life cycle."""
+"""install() / uninstall() / installed(): the shim's life cycle.
+
+One installation at a time, held by ``install()`` (until ``uninstall()``)
+and by each ``installed()`` block still open (a count: the last block to
+leave removes it, unless ``install()`` holds it). Removal waits while a
+workflow run that started under the shim is still running: its checkpoints
+must not mix the shim's keys with MAF's.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +25,9 @@ from steplint.runtime_shim.errors import (
 from steplint.runtime_shim.fingerprint_guard import POLICIES, Policy, guarded_replay_identity
 from steplint.runtime_shim.framework import COUNTER, Framework, detect_framework
 from steplint.runtime_shim.key_scoping import scoped_allocators, verify_scoped_keys_survive_checkpoints
-from steplint.runtime_shim.legacy_replay import legacy_replay_hooks
 from steplint.runtime_shim.patching import PatchSet
+from steplint.runtime_shim.run_state import run_starter, run_state_hooks
+from steplint.runtime_shim.run_tracking import RunTracker, releasing_guard, taking_guard
 from steplint.runtime_shim.step_calls import shimmed_step_call
 from steplint.runtime_shim.versions import installed_framework_version, require_tested_version
 
@@ -41,6 +49,10 @@ class _Installation:
     options: _Options
     framework: Framework
     patches: PatchSet
+    tracker: RunTracker
+    permanent: bool = False  # held by install() until uninstall()
+    blocks: int = 0  # installed() blocks still open
+    removal_pending: bool = False  # let go of, but a run still needs it
 
 
 _lock = threading.Lock()
@@ -70,8 +82,8 @@ def _apply_fingerprint_policy_to_release(framework: Framework, policy: Policy) -
     )
 
 
-def _patch(framework: Framework, options: _Options) -> PatchSet:
-    step_wrapper, run_context = framework.step_wrapper, framework.run_context
+def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> PatchSet:
+    step_wrapper, run_context, workflow = framework.step_wrapper, framework.run_context, framework.functional_workflow
     patches = PatchSet()
     patches.replace(
         step_wrapper,
@@ -80,10 +92,13 @@ def _patch(framework: Framework, options: _Options) -> PatchSet:
             framework.original(step_wrapper, "__call__"),
             framework.active_run_ctx,
             refuse_nesting=options.mode == "flat",
+            start_run=run_starter(framework) if options.mode == "scoped" else None,
         ),
     )
+    patches.replace(workflow, "_ensure_not_running", taking_guard(tracker, framework.original(workflow, "_ensure_not_running")))
+    patches.replace(workflow, "_release_run_guard", releasing_guard(tracker, framework.original(workflow, "_release_run_guard")))
     if options.mode == "scoped":
-        replacements = {**scoped_allocators(framework), **legacy_replay_hooks(framework)}
+        replacements = {**scoped_allocators(framework), **run_state_hooks(framework)}
         for name, replacement in replacements.items():
             patches.replace(run_context, name, replacement)
     if framework.scheme != COUNTER and options.on_unfingerprintable != "allow":
@@ -108,7 +123,7 @@ def install(
 
     Args:
         mode: ``"flat"``: a step entered while another step's body runs (in the
-            same task or a task that body spawned) raises
+            same task or a task that body spawned, whenever that task runs) raises
             :class:`NestedStepError` before MAF caches anything.
             ``"scoped"``: nested steps get cache keys scoped by their parent
             step's key, so they replay correctly from checkpoints; top-level
@@ -130,30 +145,62 @@ def install(
         UnfingerprintableArgumentsError: "error" on a release without fingerprints.
         ValueError: an option has an unknown value.
     """
+    _acquire(_validated_options(mode, on_unfingerprintable), allow_untested, permanent=True)
+
+
+def _acquire(options: _Options, allow_untested: bool, *, permanent: bool) -> None:
+    """Hold the installation with *options* (install it first if there is none)."""
     global _active
-    options = _validated_options(mode, on_unfingerprintable)
     with _lock:
         if _active is not None:
             if _active.options != options:
                 raise ShimAlreadyInstalledError(_active.options.describe(), options.describe())
-            return
-        version = installed_framework_version()
-        require_tested_version(version, allow_untested=allow_untested)
-        framework = detect_framework(version)
-        _apply_fingerprint_policy_to_release(framework, options.on_unfingerprintable)
-        if options.mode == "scoped":
-            verify_scoped_keys_survive_checkpoints(framework)
-        _active = _Installation(options, framework, _patch(framework, options))
+            _active.removal_pending = False
+        else:
+            version = installed_framework_version()
+            require_tested_version(version, allow_untested=allow_untested)
+            framework = detect_framework(version)
+            _apply_fingerprint_policy_to_release(framework, options.on_unfingerprintable)
+            if options.mode == "scoped":
+                verify_scoped_keys_survive_checkpoints(framework)
+            tracker = RunTracker()
+            tracker.on_idle = _run_ended
+            _active = _Installation(options, framework, _patch(framework, options, tracker), tracker)
+        if permanent:
+            _active.permanent = True
+        else:
+            _active.blocks += 1
+
+
+def _release_if_unheld() -> None:
+    """Remove the installation once nothing holds it: at once, or when the last run under it ends. Under _lock."""
+    global _active
+    if _active is None or _active.permanent or _active.blocks:
+        return
+    if _active.tracker.running:
+        _active.removal_pending = True
+        return
+    _active.patches.restore()
+    _active = None
+
+
+def _run_ended() -> None:
+    """The last run that started under the shim ended: a removal that waited for it happens now."""
+    with _lock:
+        if _active is not None and _active.removal_pending:
+            _release_if_unheld()
 
 
 def uninstall() -> None:
-    """Undo :func:`install`: MAF's classes get back their original attributes. No-op if not installed."""
-    global _active
+    """Undo :func:`install` (and any open :func:`installed` blocks): MAF's classes get back their original
+    attributes. While a workflow run that started under the shim is still running, the removal waits for it
+    to end. No-op if not installed."""
     with _lock:
         if _active is None:
             return
-        _active.patches.restore()
-        _active = None
+        _active.permanent = False
+        _active.blocks = 0
+        _release_if_unheld()
 
 
 def installed_mode() -> Mode | None:
@@ -169,16 +216,17 @@ def installed(
     on_unfingerprintable: Policy = "allow",
     allow_untested: bool = False,
 ) -> Iterator[None]:
-    """Context manager form of :func:`install`.
+    """Context manager form of :func:`install`: holds the shim for the block.
 
-    Uninstalls on exit only if it was the one that installed, so it nests
-    inside an application-wide ``install()`` with the same options.
+    Blocks count: the shim stays while any block (or an application-wide
+    ``install()``, even one made inside a block) holds it, and a removal
+    waits for the workflow runs that started under it.
     """
-    with _lock:
-        already_active = _active is not None
-    install(mode, on_unfingerprintable=on_unfingerprintable, allow_untested=allow_untested)
+    _acquire(_validated_options(mode, on_unfingerprintable), allow_untested, permanent=False)
     try:
         yield
     finally:
-        if not already_active:
-            uninstall()
+        with _lock:
+            if _active is not None and _active.blocks:
+                _active.blocks -= 1
+                _release_if_unheld()

@@ -28,7 +28,7 @@ from typing import Any
 from steplint.runtime_shim.errors import UnsupportedFrameworkError
 from steplint.runtime_shim.frames import SCOPE_SEPARATOR, current_step_frame, key_text
 from steplint.runtime_shim.framework import COUNTER, Framework
-from steplint.runtime_shim.legacy_replay import legacy_replay_of
+from steplint.runtime_shim.run_state import marker_key, run_state_of
 
 Allocator = Callable[..., Any]
 # Rewrites an allocator's arguments (after self) to scope them by a parent scope token.
@@ -58,17 +58,18 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
         if frame is None or frame.run_context is not self:
             return original(self, *arguments)
         parent = frame.parent
-        # Restored from a checkpoint without scoped keys: also count as MAF alone would.
-        replay = legacy_replay_of(self) if scoper is not None else None
+        state = run_state_of(self) if scoper is not None else None
+        # Restored from a checkpoint without the shim's record: also count as MAF alone would.
+        replay = state.legacy if state is not None else None
         maf_key = None if replay is None else original(replay.maf_counters, *arguments)
         if parent is not None and scoper is not None:
             arguments = scoper(arguments, parent.scope(key_text(parent.key)))
         key = original(self, *arguments)
-        if replay is not None:
-            if parent is None:
-                replay.settle(self, key, maf_key)
-            else:
-                replay.nested = True
+        if state is not None:
+            if parent is not None:
+                state.nested(self)
+            elif replay is not None and replay.settle(key, maf_key):
+                state.drop(self, key)
         # The last key allocated for a call is the one MAF caches it under.
         frame.key = key
         return key
@@ -117,9 +118,11 @@ def verify_scoped_keys_survive_checkpoints(framework: Framework) -> None:
     run_context = framework.run_context
     try:
         keys = _probe_keys(framework)
+        counts = {key: index for index, key in enumerate(keys)}
+        counts[marker_key(framework)] = 2**60 - 1  # the shim's record must come back too
         saved = SimpleNamespace(
             _step_cache={key: f"value-{index}" for index, key in enumerate(keys)},
-            _step_cache_auto_request_info_counts={key: index for index, key in enumerate(keys)},
+            _step_cache_auto_request_info_counts=counts,
             _non_replayable_step_cache_keys=set(),
         )
         exported = framework.original(run_context, "_export_step_cache")(saved)

@@ -14,17 +14,26 @@ from typing import Any
 
 from steplint.runtime_shim.errors import NestedStepError
 from steplint.runtime_shim.frames import StepFrame, current_step_frame
+from steplint.runtime_shim.run_state import STATE_ATTRIBUTE as RUN_STATE
 
 StepCall = Callable[..., Any]
 
 
-def shimmed_step_call(original: StepCall, active_run_ctx: ContextVar[Any], *, refuse_nesting: bool) -> StepCall:
+def shimmed_step_call(
+    original: StepCall,
+    active_run_ctx: ContextVar[Any],
+    *,
+    refuse_nesting: bool,
+    start_run: Callable[[Any], Any] | None = None,
+) -> StepCall:
     """Wrap MAF's ``StepWrapper.__call__``.
 
-    With *refuse_nesting*, a step entered while another step's body runs raises
-    NestedStepError before MAF allocates a key, looks up the cache, emits an
-    event or saves a checkpoint. Otherwise the enclosing call becomes the
-    parent frame that the patched key allocators scope the new key by.
+    With *refuse_nesting*, a step entered from another step's body (or from a
+    task that body spawned, whenever the task runs) raises NestedStepError
+    before MAF allocates a key, looks up the cache, emits an event or saves a
+    checkpoint. Otherwise the enclosing call becomes the parent frame that the
+    patched key allocators scope the new key by, and *start_run* judges the
+    run's restored cache at its first step call.
     """
 
     @functools.wraps(original)
@@ -36,18 +45,17 @@ def shimmed_step_call(original: StepCall, active_run_ctx: ContextVar[Any], *, re
         parent = current_step_frame.get()
         if parent is not None and parent.run_context is not run_context:
             parent = None
-        if refuse_nesting:
-            # A task spawned by a step body may outlive it; once that body has
-            # returned, a step called from the task is no longer nested.
-            if parent is not None and parent.body_running:
-                raise NestedStepError(parent.step_name, self.name)
-            parent = None
+        if refuse_nesting and parent is not None:
+            # Also from a task the body spawned after the body returned: whether it starts before the
+            # step's checkpoint is saved depends on the storage, so the rule must not.
+            raise NestedStepError(parent.step_name, self.name)
+        if start_run is not None and RUN_STATE not in run_context.__dict__:
+            start_run(run_context)  # the run's first step call
         frame = StepFrame(run_context, self.name, parent)
         token = current_step_frame.set(frame)
         try:
             return await original(self, *args, **kwargs)
         finally:
-            frame.body_running = False
             current_step_frame.reset(token)
 
     return __call__

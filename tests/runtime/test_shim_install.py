@@ -25,7 +25,13 @@ PATCHABLE = {
         "_get_explicit_step_cache_key",
         "_import_step_cache",
         "_export_step_cache",
+        "_set_cached_result",
+        "request_info",
+        "_export_step_cache_auto_request_info_counts",
+        "_import_step_cache_auto_request_info_counts",
     ],
+    _functional.FunctionalWorkflow: ["_run_core", "_ensure_not_running", "_release_run_guard", "_restore_replay_state",
+                                     "_capture_replay_state"],
 }
 
 
@@ -63,7 +69,7 @@ def test_uninstall_restores_the_very_same_objects_and_behaviour(mode: str) -> No
     assert runtime_shim.installed_mode() is None
 
 
-def test_scoped_mode_patches_only_the_key_allocators_and_step_cache_import_export_of_this_release() -> None:
+def test_scoped_mode_patches_only_the_key_allocators_the_cache_writer_and_export_of_this_release() -> None:
     before = maf_attributes()
     runtime_shim.install(mode="scoped")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
@@ -71,8 +77,17 @@ def test_scoped_mode_patches_only_the_key_allocators_and_step_cache_import_expor
         allocators = {"_get_legacy_step_cache_key", "_get_automatic_step_cache_key", "_get_explicit_step_cache_key"}
     else:
         allocators = {"_get_step_cache_key"}
-    expected = {"__call__", *allocators, "_import_step_cache", "_export_step_cache"}
+    # The run guard's wrappers keep the shim from being removed under a running workflow.
+    guard = {"_ensure_not_running", "_release_run_guard"}
+    expected = {"__call__", *guard, *allocators, "_set_cached_result", "_export_step_cache", "request_info"}
     assert changed == expected
+
+
+def test_flat_mode_patches_only_the_step_call_and_the_run_guard() -> None:
+    before = maf_attributes()
+    runtime_shim.install(mode="flat")
+    changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
+    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard"}
 
 
 def test_install_is_idempotent() -> None:

@@ -1,0 +1,218 @@
+"""What scoped mode knows about one workflow run: whether the entries it was restored with are its own.
+
+A checkpoint made by scoped mode holds nested calls under scoped keys and
+can be trusted whole; one made by MAF alone may hold nested calls under plain
+call-order keys, which a top-level call must never be handed (a *legacy
+replay*, ``legacy_replay``). The shim tells them apart by a record it writes
+into the run's own state, never by the shape of keys (a step may well be
+named ``deploy@3f2a9c1b4d5e6f70``):
+
+* the record is an entry of ``_step_cache_auto_request_info_counts`` under a
+  key no step call can be given (``steplint-shim::-1`` on 1.18/1.19, whose
+  counters never go below 0; on 1.20+ an explicit key whose wrapper identity
+  is ``steplint-shim``, where MAF writes a SHA-256 digest). MAF alone restores
+  it with the rest and never looks it up, so a checkpoint carrying it resumes
+  without the shim exactly as one without it;
+* its value is a digest of the run's cache keys (an XOR of per-key digests,
+  kept up to date as entries are set or dropped), so a checkpoint that MAF
+  alone later extended (the shim uninstalled, then installed again) no
+  longer matches and is replayed as a legacy one;
+* it lives in the run's live dictionary, so every path by which MAF saves or
+  restores a cache carries it: checkpoints, and the response-only replay of a
+  paused run, which copies the dictionaries without ``_import_step_cache``.
+
+A run is judged at its first step call, whatever restored its cache. It
+writes the record once it has nested (a run without nesting keeps MAF's
+checkpoints byte for byte) or when it was restored from a checkpoint that had
+one; a legacy replay writes it once it has nested and dropped the restored
+entries no top-level call claimed.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import zlib
+from typing import Any, Callable
+
+from steplint.runtime_shim.frames import key_text
+from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.legacy_replay import LegacyReplay, positional_keys
+
+STATE_ATTRIBUTE = "_steplint_run_state"
+MARKER_NAME = "steplint-shim"
+
+
+def marker_key(framework: Framework) -> Any:
+    """The live key of the shim's record, in the release's own key format (valid to its checkpoint import)."""
+    if framework.scheme == COUNTER:
+        return (MARKER_NAME, -1)
+    prefix = getattr(framework.module, "_STEP_CACHE_KEY_V2_PREFIX", "v2::")
+    return prefix + json.dumps(["explicit", MARKER_NAME, MARKER_NAME, "cache"], ensure_ascii=False, separators=(",", ":"))
+
+
+def key_digest(key: Any) -> int:
+    """A 62-bit digest of a cache key's checkpoint text (an int: the record's dictionary holds ints).
+
+    Two CRC-32s with different seeds: stable across processes (unlike ``hash``) and cheap, which matters
+    because it runs once per step call of a run that nested. It tells an extended cache from the one the
+    record was written for; it is no defence against keys chosen to collide, which only MAF's code makes.
+    """
+    data = (key if isinstance(key, str) else key_text(key)).encode("utf-8")
+    return (zlib.crc32(data) << 30) ^ zlib.crc32(data, 0x9383)
+
+
+def cache_digest(keys: Any) -> int:
+    digest = 0
+    for key in keys:
+        digest ^= key_digest(key)
+    return digest
+
+
+class RunState:
+    """Scoped mode's knowledge of one run, kept on its RunContext (and gone with it).
+
+    The digest of the cache keys is kept only while the run writes the record
+    (``marked``), and folded in lazily: a step call only notes its new key, and
+    the digest is brought up to date when a checkpoint is made or the run is
+    interrupted (the two moments MAF copies the dictionaries).
+    """
+
+    __slots__ = ("marker", "digest", "pending", "legacy", "marked")
+
+    def __init__(self, marker: Any, digest: int | None, legacy: LegacyReplay | None) -> None:
+        self.marker = marker
+        self.digest = digest  # of the keys in the run's step cache (but pending ones), while marked
+        self.pending: list[Any] = []  # keys set since the digest was last brought up to date
+        self.legacy = legacy  # restored entries that may be another call's, until the run has nested
+        self.marked = digest is not None  # whether the run's checkpoints carry the record
+
+    def _mark(self, run_context: Any) -> None:
+        self.marked = True
+        self.digest = cache_digest(run_context._step_cache)
+        self.pending.clear()
+        self.refresh(run_context)
+
+    def current_digest(self) -> int | None:
+        if self.pending and self.digest is not None:
+            digest = self.digest
+            for key in self.pending:
+                digest ^= key_digest(key)
+            self.digest = digest
+            self.pending.clear()
+        return self.digest
+
+    def refresh(self, run_context: Any) -> None:
+        """Write the record into the live dictionary, up to date (MAF is about to copy it)."""
+        if self.marked:
+            run_context._step_cache_auto_request_info_counts[self.marker] = self.current_digest()
+
+    def drop(self, run_context: Any, key: Any) -> None:
+        if key in run_context._step_cache:
+            del run_context._step_cache[key]
+            if self.current_digest() is not None:
+                self.digest ^= key_digest(key)
+        run_context._step_cache_auto_request_info_counts.pop(key, None)
+
+    def nested(self, run_context: Any) -> None:
+        """The run allocated a nested key: from now on its checkpoints say they are the shim's."""
+        if self.legacy is not None:
+            self.legacy.nested = True
+        elif not self.marked:
+            self._mark(run_context)
+
+    def end_legacy_replay(self, run_context: Any) -> None:
+        """Before a checkpoint is written by a legacy replay that has nested: drop what no top-level call claimed."""
+        if self.legacy is None or not self.legacy.nested:
+            return
+        for key in self.legacy.unclaimed:
+            self.drop(run_context, key)
+        self.legacy = None
+        self._mark(run_context)
+
+
+def run_state_of(run_context: Any) -> RunState | None:
+    return run_context.__dict__.get(STATE_ATTRIBUTE)
+
+
+def begin_run(run_context: Any, marker: Any, positional: Callable[[Any], bool]) -> RunState:
+    """The run's state, judged from the cache it holds at its first step call (made once per run)."""
+    found = run_state_of(run_context)
+    if found is not None:
+        return found
+    cache = run_context._step_cache
+    recorded = run_context._step_cache_auto_request_info_counts.pop(marker, None)  # written again once marked
+    digest = cache_digest(cache) if recorded is not None else None
+    if not cache or (digest is not None and recorded == digest):
+        state = RunState(marker, digest if cache else None, None)
+    else:
+        candidates = [key for key in cache if positional(key)]
+        state = RunState(marker, None, LegacyReplay(candidates) if candidates else None)
+    run_context.__dict__[STATE_ATTRIBUTE] = state
+    state.refresh(run_context)
+    return state
+
+
+def exporting_step_cache(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``RunContext._export_step_cache``: a legacy replay that has nested ends before the checkpoint is made."""
+
+    @functools.wraps(original)
+    def _export_step_cache(self: Any) -> Any:
+        state = run_state_of(self)
+        if state is not None:
+            state.end_legacy_replay(self)
+            state.refresh(self)  # the counts are exported next, record included
+        return original(self)
+
+    return _export_step_cache
+
+
+def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``RunContext._set_cached_result`` (MAF's only writer of entries): keep the digest and record current."""
+
+    @functools.wraps(original)
+    def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
+        state = self.__dict__.get(STATE_ATTRIBUTE)
+        if state is not None and state.digest is not None and key not in self._step_cache:
+            state.pending.append(key)
+        original(self, key, value, *args, **kwargs)
+
+    return _set_cached_result
+
+
+def requesting_info(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``RunContext.request_info``: a pause (its exception) is when MAF copies the dictionaries for a
+    response-only replay, so the record is brought up to date first."""
+
+    @functools.wraps(original)
+    async def request_info(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await original(self, *args, **kwargs)
+        except BaseException:
+            state = run_state_of(self)
+            if state is not None:
+                state.refresh(self)
+            raise
+
+    return request_info
+
+
+def run_state_hooks(framework: Framework) -> dict[str, Callable[..., Any]]:
+    """RunContext attribute -> replacement, for scoped mode's judgement of restored caches."""
+    run_context = framework.run_context
+    return {
+        "_export_step_cache": exporting_step_cache(framework.original(run_context, "_export_step_cache")),
+        "_set_cached_result": setting_cached_result(framework.original(run_context, "_set_cached_result")),
+        "request_info": requesting_info(framework.original(run_context, "request_info")),
+    }
+
+
+def run_starter(framework: Framework) -> Callable[[Any], None]:
+    """``start(run_context)``: judge the run (at its first step call)."""
+    marker = marker_key(framework)
+    positional = positional_keys(framework)
+
+    def start(run_context: Any) -> None:
+        begin_run(run_context, marker, positional)
+
+    return start
