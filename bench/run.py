@@ -11,6 +11,7 @@ bench/run.sh`` installs the peers into bench/.env and calls this.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -27,6 +28,20 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import synth  # noqa: E402  (bench/synth.py, next to this file)
+
+# The real Python tree of microsoft/agent-framework (../shared/corpora/README: 1,163 files, MIT).
+MAF_REAL_ARCHIVE = HERE.parent.parent / "shared" / "corpora" / "agent-framework-python.tar.gz"
+# A module most of the tree imports, and a sample nothing imports: what "one file changed" edits.
+MAF_REAL_HUB = "packages/core/agent_framework/_types.py"
+MAF_REAL_LEAF = "samples/03-workflows/functional/basic_pipeline.py"
+# Five files of a commit, as pre-commit passes them.
+MAF_REAL_COMMIT = [
+    "packages/core/agent_framework/_workflows/_functional.py",
+    "packages/core/agent_framework/_workflows/_workflow.py",
+    "packages/core/agent_framework/_agents.py",
+    "packages/core/agent_framework/_tools.py",
+    MAF_REAL_LEAF,
+]
 
 
 @dataclass
@@ -106,6 +121,14 @@ def build(args: argparse.Namespace) -> list[Corpus]:
         path = str(out / kind)
         synth.generate(path, kind, count)
         corpora.append(Corpus(kind, path, *count_lines(path)))
+    if args.maf_real and Path(args.maf_real).is_file():
+        path = out / "maf-real"
+        if not (path / ".unpacked").is_file():
+            shutil.rmtree(path, ignore_errors=True)
+            path.mkdir(parents=True)
+            subprocess.run(["tar", "-xzf", args.maf_real, "-C", str(path)], check=True)
+            (path / ".unpacked").write_text(args.maf_real)
+        corpora.append(Corpus("maf-real", str(path), *count_lines(str(path))))
     if not args.quick:
         stdlib = subprocess.run(
             [python, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"], capture_output=True, text=True
@@ -122,6 +145,16 @@ def build(args: argparse.Namespace) -> list[Corpus]:
             corpus.methods.append(Method("steplint warm", base))
             touched = os.path.join(corpus.path, synth.PACKAGE, f"mod_{corpus.files // 2:05d}.py")
             corpus.methods.append(Method("steplint one file changed", base, before=lambda p=touched: _touch(p)))
+        if corpus.name == "maf-real":
+            hub, leaf = (os.path.join(corpus.path, name) for name in (MAF_REAL_HUB, MAF_REAL_LEAF))
+            corpus.methods.append(Method("steplint warm", base))
+            corpus.methods.append(Method("steplint hub module changed", base, before=lambda p=hub: _touch(p)))
+            corpus.methods.append(Method("steplint leaf changed", base, before=lambda p=leaf: _touch(p)))
+            commit = [os.path.join(corpus.path, name) for name in MAF_REAL_COMMIT]
+            corpus.methods.append(Method("steplint 5 files, warm (pre-commit)", [*base[:1], *commit, *base[2:]]))
+            corpus.methods.append(Method("steplint --version", [steplint, "--version"]))
+            corpus.methods.append(Method("steplint one small file, no cache",
+                                         [steplint, leaf, "--isolated", "--exit-zero", "--no-cache"]))
         if ruff:
             corpus.methods.append(Method("ruff --select F401 --no-cache", [ruff, "check", "--select", "F401", "--no-cache", "-q", "--exit-zero", corpus.path]))
         if flake8 and corpus.name != "stdlib" and not args.quick:
@@ -200,12 +233,49 @@ def goals(corpora: list[Corpus]) -> str:
     goal("P3", ratio("synth", "steplint warm", ruff), 2.0, "synth warm / ruff")
     goal("P4", ratio("synth", "steplint one file changed", ruff), 3.0, "synth one file changed / ruff")
     goal("P5", ratio("maf", "steplint cold", parse), 0.2, "maf cold / libcst parse")
+    goal("R1", ratio("maf-real", "steplint cold", parse), 0.1, "maf-real cold / libcst parse")
+    goal("R2", ratio("maf-real", "steplint cold", ruff), 6.0, "maf-real cold / ruff")
+    goal("R3", ratio("maf-real", "steplint warm", ruff), 1.5, "maf-real warm / ruff")
+    goal("R4", ratio("maf-real", "steplint hub module changed", ruff), 3.0, "maf-real hub module changed / ruff")
+    goal("R5", ratio("maf-real", "steplint leaf changed", ruff), 3.0, "maf-real leaf changed / ruff")
+    real = by_name.get("maf-real")
+
+    def seconds(name: str) -> float | None:
+        method = real.method(name) if real else None
+        return method.median if method and method.times else None
+
+    goal("R6", seconds("steplint 5 files, warm (pre-commit)"), 0.3, "maf-real 5 files warm, wall s")
+    goal("R7", seconds("steplint --version"), 0.06, "steplint --version, s")
+    goal("R8", seconds("steplint one small file, no cache"), 0.15, "one small file without a cache, s")
+    if real is not None:
+        peak = real.method("steplint cold")
+        if peak and peak.times:
+            lines.append(f"- R9: maf-real cold peak {peak.peak_mb:.0f} MB, goal <= 300 MB: "
+                         f"{'met' if peak.peak_mb <= 300 else 'NOT met'}")
     synth_corpus = by_name.get("synth")
     if synth_corpus is not None:
         peak = max((m.peak_mb for m in synth_corpus.methods if m.name.startswith("steplint") and m.times), default=None)
         if peak is not None:
             lines.append(f"- memory: synth peak {peak:.0f} MB, goal <= 300 MB: {'met' if peak <= 300 else 'NOT met'}")
     return "\n".join(lines) + "\n"
+
+
+def editor_latency(args: argparse.Namespace, corpus: Corpus) -> str:
+    """E1: bench/lsp_latency.py against the installed server, on the hub module of maf-real."""
+    python = tool(args.bin, "python") or sys.executable
+    steplint = tool(args.bin, "steplint") or "steplint"
+    done = subprocess.run(
+        [python, str(HERE / "lsp_latency.py"), "--server", f"{steplint} lsp", "--root", corpus.path,
+         "--edits", str(args.lsp_edits), os.path.join(corpus.path, MAF_REAL_HUB)],
+        capture_output=True, text=True, timeout=1800,
+    )
+    if done.returncode != 0:
+        return f"- E1: editor latency not measured: {done.stderr.strip().splitlines()[-1:]}\n"
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    met = summary["median_ms"] <= 50 and summary["p95_ms"] <= 150
+    return (f"- E1: didChange -> publishDiagnostics on {MAF_REAL_HUB}, {summary['edits']} edits, debounce "
+            f"excluded: median {summary['median_ms']:.0f} ms, p95 {summary['p95_ms']:.0f} ms (goal <= 50 / <= 150): "
+            f"{'met' if met else 'NOT met'}\n")
 
 
 def machine() -> str:
@@ -235,12 +305,24 @@ def main(argv: list[str] | None = None) -> int:
     # Outside the repository: Fixit (like git) skips what .gitignore lists, and bench/corpus/ is listed.
     parser.add_argument("--corpus-dir", default=os.path.join(tempfile.gettempdir(), "steplint-bench-corpus"))
     parser.add_argument("--markdown", help="also write the table and goals to this file")
+    parser.add_argument("--maf-real", default=str(MAF_REAL_ARCHIVE) if MAF_REAL_ARCHIVE.is_file() else "",
+                        help="the agent-framework tree's archive (default: ../shared/corpora/, when there; "
+                        "'' leaves it out; --quick leaves it out unless given)")
+    parser.add_argument("--only", default="", help="comma-separated corpora to run (stdlib, synth, maf, maf-real)")
+    parser.add_argument("--lsp-edits", type=int, default=50, help="didChange edits timed on maf-real (0: none)")
     args = parser.parse_args(argv)
     if args.quick:
         args.files, args.maf_files, args.repeat = min(args.files, 40), min(args.maf_files, 30), 1
+        if "--maf-real" not in " ".join(argv if argv is not None else sys.argv):
+            args.maf_real = ""
     corpora = build(args)
+    if args.only:
+        corpora = [corpus for corpus in corpora if corpus.name in args.only.split(",")]
     run(corpora, args.repeat)
     report = f"Machine: {machine()}\n{table(corpora)}\n{goals(corpora)}"
+    real = next((corpus for corpus in corpora if corpus.name == "maf-real"), None)
+    if real is not None and args.lsp_edits:
+        report += editor_latency(args, real)
     print(report)
     if args.markdown:
         Path(args.markdown).write_text(report, encoding="utf-8")

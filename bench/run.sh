@@ -11,5 +11,5 @@ if [ ! -x bench/.env/bin/python ]; then
   "$python" -m venv bench/.env
 fi
 bench/.env/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
-  . "ruff>=0.4" "flake8>=7" "fixit>=2.1" "libcst>=1.1" 2>&1 | grep -v "^WARNING: Location" || true
+  ".[lsp]" "ruff>=0.4" "flake8>=7" "fixit>=2.1" "libcst>=1.1" 2>&1 | grep -v "^WARNING: Location" || true
 exec bench/.env/bin/python bench/run.py --bin bench/.env/bin "$@"

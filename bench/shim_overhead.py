@@ -2,6 +2,13 @@
 
     python bench/shim_overhead.py [--steps 2000] [--repeats 7] [--mode scoped|flat|both]
         [--arg int|model] [--storage none|memory] [--shape top|nested] [--check 1.05]
+        [--replay default|compare] [--phase run|resume]
+
+``--replay compare`` times each shim mode with replay verification off and
+on (its default policy), so the difference is the cost of the records and
+their checks; ``--phase resume`` times a run restored from the last
+checkpoint of a finished one, where every step call is a cache hit (the
+check's cost; the record's is in ``--phase run``).
 
 ``--shape nested``: the workflow calls a step that calls a trivial step, so
 half the step calls are nested (scoped mode only: flat mode refuses them);
@@ -59,24 +66,36 @@ async def many_steps(_: str) -> int:
     return int(settings["steps"])  # type: ignore[call-overload]
 
 
-def time_one_run(storage_kind: str) -> float:
-    storage = maf.InMemoryCheckpointStorage() if storage_kind == "memory" else None
+def time_one_run(storage_kind: str, phase: str) -> float:
+    storage = maf.InMemoryCheckpointStorage() if storage_kind == "memory" or phase == "resume" else None
     workflow = many_steps.build(checkpoint_storage=storage)
+    if phase == "resume":
+        asyncio.run(workflow.run("go"))
+        checkpoints = asyncio.run(storage.list_checkpoints(workflow_name="shim-overhead"))
+        last = max(checkpoints, key=lambda checkpoint: (checkpoint.iteration_count, checkpoint.timestamp))
+        workflow = many_steps.build(checkpoint_storage=storage)
+        gc.collect()
+        started = time.process_time()
+        asyncio.run(workflow.run(checkpoint_id=last.checkpoint_id))
+        return time.process_time() - started
     gc.collect()
     started = time.process_time()
     asyncio.run(workflow.run("go"))
     return time.process_time() - started
 
 
-def best_times(modes: list[str | None], repeats: int, storage_kind: str) -> dict[str | None, float]:
-    best: dict[str | None, float] = {mode: float("inf") for mode in modes}
-    time_one_run(storage_kind)  # warm-up: imports, caches, the experimental warning
+Variant = tuple[str, str | None, str | None]  # label, shim mode (None: MAF alone), on_replay_mismatch
+
+
+def best_times(variants: list[Variant], repeats: int, storage_kind: str, phase: str) -> dict[str, float]:
+    best = {label: float("inf") for label, _, _ in variants}
+    time_one_run(storage_kind, phase)  # warm-up: imports, caches, the experimental warning
     for _ in range(repeats):
-        for mode in modes:  # alternate so drifting machine load hits every mode alike
+        for label, mode, policy in variants:  # alternate so drifting machine load hits every variant alike
             runtime_shim.uninstall()
             if mode is not None:
-                runtime_shim.install(mode=mode)
-            best[mode] = min(best[mode], time_one_run(storage_kind))
+                runtime_shim.install(mode=mode, on_replay_mismatch=policy)  # type: ignore[arg-type]
+            best[label] = min(best[label], time_one_run(storage_kind, phase))
     runtime_shim.uninstall()
     return best
 
@@ -89,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arg", choices=sorted(ARGUMENTS), default="int")
     parser.add_argument("--storage", choices=["none", "memory"], default="none")
     parser.add_argument("--shape", choices=["top", "nested"], default="top")
+    parser.add_argument("--replay", choices=["default", "compare"], default="default")
+    parser.add_argument("--phase", choices=["run", "resume"], default="run")
     parser.add_argument("--check", type=float, default=None, help="fail if a ratio exceeds this")
     options = parser.parse_args(argv)
     settings.update(steps=options.steps, arg=options.arg, shape=options.shape)
@@ -96,19 +117,29 @@ def main(argv: list[str] | None = None) -> int:
     shim_modes: list[str | None] = ["scoped", "flat"] if options.mode == "both" else [options.mode]
     if options.shape == "nested":
         shim_modes = [mode for mode in shim_modes if mode != "flat"] or ["scoped"]  # flat refuses nesting
-    best = best_times([None, *shim_modes], options.repeats, options.storage)
+    variants: list[Variant] = [("MAF alone", None, None)]
+    for mode in shim_modes:
+        if options.replay == "compare":
+            variants.append((f"{mode}, replay off", mode, "off"))
+        variants.append((f"{mode}" if options.replay == "default" else f"{mode}, replay on", mode, None))
+    best = best_times(variants, options.repeats, options.storage, options.phase)
     print(
         f"agent-framework-core {metadata.version('agent-framework-core')}, {options.steps} sequential steps "
         f"({'half of them nested' if options.shape == 'nested' else 'all top-level'}), "
-        f"{options.arg} arguments, storage={options.storage}, best of {options.repeats}"
+        f"{options.arg} arguments, storage={options.storage}, phase={options.phase}, best of {options.repeats}"
     )
-    print(f"  MAF alone      {best[None] * 1000:9.1f} ms  ({best[None] / options.steps * 1e6:.1f} us/step)")
+    alone = best["MAF alone"]
+    print(f"  {'MAF alone':<22} {alone * 1000:9.1f} ms  ({alone / options.steps * 1e6:.1f} us/step)")
     failed = False
-    for mode in shim_modes:
-        ratio = best[mode] / best[None]
+    for label, _, _ in variants[1:]:
+        ratio = best[label] / alone
         failed |= options.check is not None and ratio > options.check
-        extra = (best[mode] - best[None]) / options.steps * 1e6
-        print(f"  shim {mode:<9} {best[mode] * 1000:9.1f} ms  ratio {ratio:.3f}x  ({extra:+.1f} us/step)")
+        extra = (best[label] - alone) / options.steps * 1e6
+        line = f"  shim {label:<17} {best[label] * 1000:9.1f} ms  ratio {ratio:.3f}x  ({extra:+.1f} us/step"
+        if label.endswith("replay on"):
+            off = best[label.replace("replay on", "replay off")]
+            line += f"; verification {(best[label] - off) / options.steps * 1e6:+.1f} us/step"
+        print(line + ")")
     return 1 if failed else 0
 
 

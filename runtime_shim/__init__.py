@@ -12,31 +12,54 @@ start-up::
     runtime_shim.install(mode="scoped")   # nested steps replay correctly
     runtime_shim.install(mode="flat")     # nested steps fail at once
 
+Either way, a resumed call that is about to take a cached result another
+call made (its recorded arguments differ) is refused, warned about or run
+again (``on_replay_mismatch``), and ``replay_report()`` counts the checks.
+
 This package imports neither agent_framework (until ``install()``) nor any of
 the linter's dependencies.
 """
 
 from steplint.runtime_shim.errors import (
     NestedStepError,
+    ReplayMismatchError,
+    ReplayMismatchWarning,
     RuntimeShimError,
     ShimAlreadyInstalledError,
     UnfingerprintableArgumentsError,
     UnfingerprintableArgumentsWarning,
     UnsupportedFrameworkError,
+    UnverifiedReplayWarning,
 )
-from steplint.runtime_shim.installer import install, installed, installed_mode, uninstall
+from steplint.runtime_shim.installer import (
+    install,
+    installed,
+    installed_mode,
+    uninstall,
+)
+from steplint.runtime_shim.replay_check import (
+    ReplayReport,
+    replay_report,
+    reset_replay_report,
+)
 from steplint.runtime_shim.versions import TESTED_VERSIONS
 
 __all__ = [
     "NestedStepError",
+    "ReplayMismatchError",
+    "ReplayMismatchWarning",
+    "ReplayReport",
     "RuntimeShimError",
     "ShimAlreadyInstalledError",
     "TESTED_VERSIONS",
     "UnfingerprintableArgumentsError",
     "UnfingerprintableArgumentsWarning",
     "UnsupportedFrameworkError",
+    "UnverifiedReplayWarning",
     "install",
     "installed",
     "installed_mode",
+    "replay_report",
+    "reset_replay_report",
     "uninstall",
 ]

@@ -141,3 +141,59 @@ class ShimAlreadyInstalledError(RuntimeShimError, RuntimeError):
             f"with {requested} at the same time. Call steplint.runtime_shim.uninstall() first "
             f"(an application should install the shim once, at start-up)."
         )
+
+
+class ReplayMismatchError(RuntimeShimError, RuntimeError):
+    """A resumed call was about to take a cached result that another call made (``on_replay_mismatch="error"``).
+
+    Raised before the cached value is returned. The message names what differs between the call and
+    the one that made the entry (arguments, model fields), never their values.
+
+    Attributes:
+        step: the step's name.
+        key: the cache key, as the checkpoint stores it.
+        differences: what differs, e.g. ``["argument 'job'", "field job.label"]``.
+    """
+
+    def __init__(self, step: str, key: str, differences: Sequence[str]) -> None:
+        self.step = step
+        self.key = key
+        self.differences = tuple(differences)
+        super().__init__(replay_mismatch_message(step, key, differences, "error"))
+
+
+class ReplayMismatchWarning(RuntimeWarning):
+    """Warning form of :class:`ReplayMismatchError` (``on_replay_mismatch="warn"``): MAF's result is kept."""
+
+
+def replay_mismatch_message(step: str, key: str, differences: Sequence[str], policy: str) -> str:
+    what = ", ".join(differences) or "the call"
+    outcome = {
+        "error": "steplint's runtime shim refused it (on_replay_mismatch='error')",
+        "warn": "MAF returned it anyway (on_replay_mismatch='warn')",
+    }[policy]
+    return (
+        f"@step {step!r}: the cached result under key {key!r} was made by another call ({what} differ), "
+        f"so agent-framework-core was about to hand this call another call's result on resume "
+        f"({ISSUE_URL}); {outcome}. Causes: the workflow calls its steps in another order than the run "
+        f"that made the checkpoint (a branch on time, randomness or I/O; code changed since), or the "
+        f"checkpoint holds nested calls. Fix: make the order deterministic, give the step a "
+        f"replay_key=, or install with on_replay_mismatch='rerun' to run such calls again."
+    )
+
+
+class UnverifiedReplayWarning(RuntimeWarning):
+    """A resume took call-order cache entries that carry no replay record (once per run).
+
+    The checkpoint was made without replay verification (before the shim was installed, or with
+    ``on_replay_mismatch="off"``), so nothing can tell whether an entry is the call's own.
+    """
+
+
+def unverified_replay_message(step: str, key: str) -> str:
+    return (
+        f"@step {step!r}: this run resumed from a checkpoint made without steplint's replay records "
+        f"(key {key!r} has none), so its call-order cache entries are taken unverified: where that run "
+        f"called steps in another order or nested them, a call may get another call's result "
+        f"({ISSUE_URL}). Checkpoints this run makes carry records. Said once per run."
+    )

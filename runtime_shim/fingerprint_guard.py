@@ -21,7 +21,10 @@ import warnings
 from collections.abc import Callable
 from typing import Any, Literal
 
-from steplint.runtime_shim.errors import UnfingerprintableArgumentsError, UnfingerprintableArgumentsWarning
+from steplint.runtime_shim.errors import (
+    UnfingerprintableArgumentsError,
+    UnfingerprintableArgumentsWarning,
+)
 from steplint.runtime_shim.framework import Framework
 
 Policy = Literal["allow", "warn", "error"]

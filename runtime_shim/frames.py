@@ -37,13 +37,16 @@ class StepFrame:
     allocated before it, as in ``StepWrapper.__call__``).
     """
 
-    __slots__ = ("run_context", "step_name", "parent", "key", "_scope")
+    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "_scope")
 
-    def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None) -> None:
+    def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None,
+                 call: tuple[Any, tuple[Any, ...], dict[str, Any]] | None = None) -> None:
         self.run_context = run_context
         self.step_name = step_name
         self.parent = parent
         self.key: Any = None
+        self.call = call  # (the StepWrapper, its args, its kwargs): what replay verification digests
+        self.record: Any = None  # the call's replay record, made at its first call-order cache lookup
         self._scope: str | None = None
 
     def scope(self, key_text: str) -> str:

@@ -55,6 +55,7 @@ _SCHEMES = (
         run_context_methods={
             "_get_step_cache_key": ("self", "step_name"),
             "_set_cached_result": ("self", "key", "value"),
+            "_get_cached_result": ("self", "key"),
             "request_info": ("self", "request_data", "response_type"),
             "_export_step_cache": ("self",),
             "_import_step_cache": ("self", "data"),
@@ -73,6 +74,7 @@ _SCHEMES = (
             "_get_automatic_step_cache_key": ("self", "step_name", "wrapper_identity", "identity"),
             "_get_explicit_step_cache_key": ("self", "step_name", "wrapper_identity", "identity"),
             "_set_cached_result": ("self", "key", "value"),
+            "_get_cached_result": ("self", "key"),
             "request_info": ("self", "request_data", "response_type"),
             "_export_step_cache": ("self",),
             "_import_step_cache": ("self", "data"),

@@ -22,14 +22,30 @@ from steplint.runtime_shim.errors import (
     UnfingerprintableArgumentsWarning,
     release_without_fingerprints_message,
 )
-from steplint.runtime_shim.fingerprint_guard import POLICIES, Policy, guarded_replay_identity
+from steplint.runtime_shim.fingerprint_guard import (
+    POLICIES,
+    Policy,
+    guarded_replay_identity,
+)
 from steplint.runtime_shim.framework import COUNTER, Framework, detect_framework
-from steplint.runtime_shim.key_scoping import scoped_allocators, verify_scoped_keys_survive_checkpoints
+from steplint.runtime_shim.key_scoping import (
+    scoped_allocators,
+    verify_scoped_keys_survive_checkpoints,
+)
 from steplint.runtime_shim.patching import PatchSet
+from steplint.runtime_shim.replay_check import (
+    DEFAULT_POLICY,
+    REPLAY_POLICIES,
+    ReplayPolicy,
+    verification_hooks,
+)
 from steplint.runtime_shim.run_state import run_starter, run_state_hooks
 from steplint.runtime_shim.run_tracking import RunTracker, releasing_guard, taking_guard
 from steplint.runtime_shim.step_calls import shimmed_step_call
-from steplint.runtime_shim.versions import installed_framework_version, require_tested_version
+from steplint.runtime_shim.versions import (
+    installed_framework_version,
+    require_tested_version,
+)
 
 Mode = Literal["flat", "scoped"]
 MODES: tuple[Mode, ...] = ("flat", "scoped")
@@ -39,9 +55,11 @@ MODES: tuple[Mode, ...] = ("flat", "scoped")
 class _Options:
     mode: Mode
     on_unfingerprintable: Policy
+    on_replay_mismatch: str
 
     def describe(self) -> str:
-        return f"mode={self.mode!r}, on_unfingerprintable={self.on_unfingerprintable!r}"
+        return (f"mode={self.mode!r}, on_unfingerprintable={self.on_unfingerprintable!r}, "
+                f"on_replay_mismatch={self.on_replay_mismatch!r}")
 
 
 @dataclass
@@ -59,14 +77,19 @@ _lock = threading.Lock()
 _active: _Installation | None = None
 
 
-def _validated_options(mode: str, on_unfingerprintable: str) -> _Options:
+def _validated_options(mode: str, on_unfingerprintable: str, on_replay_mismatch: str | None) -> _Options:
     if mode not in MODES:
         raise ValueError(f"steplint runtime shim: mode must be one of {MODES}, not {mode!r}.")
     if on_unfingerprintable not in POLICIES:
         raise ValueError(
             f"steplint runtime shim: on_unfingerprintable must be one of {POLICIES}, not {on_unfingerprintable!r}."
         )
-    return _Options(mode, on_unfingerprintable)  # type: ignore[arg-type]
+    replay = DEFAULT_POLICY[mode] if on_replay_mismatch is None else on_replay_mismatch
+    if replay not in REPLAY_POLICIES:
+        raise ValueError(
+            f"steplint runtime shim: on_replay_mismatch must be one of {REPLAY_POLICIES}, not {on_replay_mismatch!r}."
+        )
+    return _Options(mode, on_unfingerprintable, replay)  # type: ignore[arg-type]
 
 
 def _apply_fingerprint_policy_to_release(framework: Framework, policy: Policy) -> None:
@@ -108,6 +131,11 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
             "_get_replay_identity",
             guarded_replay_identity(original, framework, options.on_unfingerprintable),
         )
+    if options.on_replay_mismatch != "off":
+        # Built on what is installed now, so the shim's own hooks of these attributes stay in the chain.
+        current = lambda owner, name: owner.__dict__[name]  # noqa: E731
+        for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current).items():
+            patches.replace(owner, name, replacement)
     return patches
 
 
@@ -115,6 +143,7 @@ def install(
     mode: Mode,
     *,
     on_unfingerprintable: Policy = "allow",
+    on_replay_mismatch: ReplayPolicy | None = None,
     allow_untested: bool = False,
 ) -> None:
     """Patch the installed agent-framework-core so nested ``@step`` calls are safe.
@@ -135,6 +164,14 @@ def install(
             ``"error"`` (:class:`UnfingerprintableArgumentsError`). On 1.18 and
             1.19, which never fingerprint arguments, "error" makes install()
             raise and "warn" warns once here.
+        on_replay_mismatch: what to do when a resumed call is about to take a
+            cached result whose record (made when the entry was cached) says
+            another call made it: ``"error"`` (:class:`ReplayMismatchError`,
+            before the value is returned), ``"warn"``
+            (:class:`ReplayMismatchWarning`, MAF's value), ``"rerun"`` (the
+            body runs; the entry goes to the later call it belongs to) or
+            ``"off"`` (no records, no checks). Default: ``"error"`` in flat
+            mode, ``"rerun"`` in scoped mode (README, "Replay verification").
         allow_untested: install on an agent-framework-core version outside
             :data:`TESTED_VERSIONS`. A release whose internals have an unknown
             shape is refused regardless.
@@ -145,7 +182,7 @@ def install(
         UnfingerprintableArgumentsError: "error" on a release without fingerprints.
         ValueError: an option has an unknown value.
     """
-    _acquire(_validated_options(mode, on_unfingerprintable), allow_untested, permanent=True)
+    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch), allow_untested, permanent=True)
 
 
 def _acquire(options: _Options, allow_untested: bool, *, permanent: bool) -> None:
@@ -214,6 +251,7 @@ def installed(
     mode: Mode,
     *,
     on_unfingerprintable: Policy = "allow",
+    on_replay_mismatch: ReplayPolicy | None = None,
     allow_untested: bool = False,
 ) -> Iterator[None]:
     """Context manager form of :func:`install`: holds the shim for the block.
@@ -222,7 +260,7 @@ def installed(
     ``install()``, even one made inside a block) holds it, and a removal
     waits for the workflow runs that started under it.
     """
-    _acquire(_validated_options(mode, on_unfingerprintable), allow_untested, permanent=False)
+    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch), allow_untested, permanent=False)
     try:
         yield
     finally:

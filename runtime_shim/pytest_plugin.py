@@ -1,5 +1,9 @@
 """pytest plugin: ``pytest --steplint-shim=flat|scoped`` runs the whole session under the shim.
 
+``--steplint-shim-replay=error|warn|rerun|off`` sets its replay-mismatch
+policy (default: the mode's own), and the terminal summary ends with the
+session's replay report (hits verified, mismatched, unrecorded, undigestable).
+
 Registered under the ``pytest11`` entry point, so it loads in every pytest run
 of an environment where steplint is installed. Without the option it only
 adds the option: it imports nothing from agent_framework and patches nothing.
@@ -10,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from steplint.runtime_shim.installer import MODES
+from steplint.runtime_shim.replay_check import REPLAY_POLICIES
 
 _OPTION = "--steplint-shim"
 _INSTALLED_BY_PLUGIN = "_steplint_shim_installed_by_plugin"
@@ -32,6 +37,14 @@ def pytest_addoption(parser: Any) -> None:
         dest="steplint_shim_unfingerprintable",
         help="with --steplint-shim: on_unfingerprintable policy (default: allow).",
     )
+    group.addoption(
+        "--steplint-shim-replay",
+        choices=REPLAY_POLICIES,
+        default=None,
+        dest="steplint_shim_replay",
+        help="with --steplint-shim: on_replay_mismatch policy, what a resumed call about to take another "
+        "call's cached result gets (default: error in flat mode, rerun in scoped mode).",
+    )
 
 
 def pytest_configure(config: Any) -> None:
@@ -40,7 +53,11 @@ def pytest_configure(config: Any) -> None:
         return
     from steplint.runtime_shim.installer import install
 
-    install(mode, on_unfingerprintable=config.getoption("steplint_shim_unfingerprintable"))
+    install(
+        mode,
+        on_unfingerprintable=config.getoption("steplint_shim_unfingerprintable"),
+        on_replay_mismatch=config.getoption("steplint_shim_replay"),
+    )
     setattr(config, _INSTALLED_BY_PLUGIN, True)
 
 
@@ -53,4 +70,18 @@ def pytest_unconfigure(config: Any) -> None:
 
 def pytest_report_header(config: Any) -> str | None:
     mode = config.getoption("steplint_shim")
-    return None if mode is None else f"steplint runtime shim: installed, mode={mode}"
+    if mode is None:
+        return None
+    from steplint.runtime_shim.replay_check import DEFAULT_POLICY
+
+    replay = config.getoption("steplint_shim_replay") or DEFAULT_POLICY[mode]
+    return f"steplint runtime shim: installed, mode={mode}, on_replay_mismatch={replay}"
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
+    if not getattr(config, _INSTALLED_BY_PLUGIN, False):
+        return
+    from steplint.runtime_shim.replay_check import replay_report
+
+    terminalreporter.write_sep("-", "steplint runtime shim")
+    terminalreporter.write_line(replay_report().describe())

@@ -51,7 +51,7 @@ def shimmed_step_call(
             raise NestedStepError(parent.step_name, self.name)
         if start_run is not None and RUN_STATE not in run_context.__dict__:
             start_run(run_context)  # the run's first step call
-        frame = StepFrame(run_context, self.name, parent)
+        frame = StepFrame(run_context, self.name, parent, (self, args, kwargs))
         token = current_step_frame.set(frame)
         try:
             return await original(self, *args, **kwargs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -44,3 +45,19 @@ def test_the_runner_prints_medians_ratios_and_goals(tmp_path):
     for method in ("steplint cold", "steplint warm", "steplint one file changed", "libcst parse, one process"):
         assert f"| {method} |" in out
     assert "Machine:" in out and "- P2:" in out and "- memory:" in out
+
+
+def test_the_editor_latency_bench_times_real_edits(tmp_path):
+    """bench/lsp_latency.py drives the real `steplint lsp` and reports each edit's latency."""
+    (tmp_path / "flow.py").write_text(
+        "import agent_framework as maf\n\n\n@maf.step\nasync def inner(x):\n    return x\n\n\n"
+        "@maf.step\nasync def outer(x):\n    return await inner(x)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "lsp_latency.py"), "--server", f"{sys.executable} -m steplint lsp",
+         "--root", str(tmp_path), "--edits", "3", str(tmp_path / "flow.py")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert summary["edits"] == 3 and 0 <= summary["median_ms"] <= summary["max_ms"]

@@ -26,6 +26,7 @@ PATCHABLE = {
         "_import_step_cache",
         "_export_step_cache",
         "_set_cached_result",
+        "_get_cached_result",
         "request_info",
         "_export_step_cache_auto_request_info_counts",
         "_import_step_cache_auto_request_info_counts",
@@ -79,15 +80,23 @@ def test_scoped_mode_patches_only_the_key_allocators_the_cache_writer_and_export
         allocators = {"_get_step_cache_key"}
     # The run guard's wrappers keep the shim from being removed under a running workflow.
     guard = {"_ensure_not_running", "_release_run_guard"}
-    expected = {"__call__", *guard, *allocators, "_set_cached_result", "_export_step_cache", "request_info"}
+    expected = {"__call__", *guard, *allocators, "_get_cached_result", "_set_cached_result", "_export_step_cache",
+                "request_info"}
     assert changed == expected
 
 
-def test_flat_mode_patches_only_the_step_call_and_the_run_guard() -> None:
+def test_verification_off_patches_nothing_for_it() -> None:
+    before = maf_attributes()
+    runtime_shim.install(mode="flat", on_replay_mismatch="off")
+    changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
+    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard"}
+
+
+def test_flat_mode_patches_only_the_step_call_the_run_guard_and_replay_verification() -> None:
     before = maf_attributes()
     runtime_shim.install(mode="flat")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
-    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard"}
+    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard", "_get_cached_result"}
 
 
 def test_install_is_idempotent() -> None:

@@ -1,0 +1,267 @@
+"""Replay verification: a resumed call never takes another call's cached result silently.
+
+Only call-order keys need it: a key MAF made from a fingerprint of the
+arguments or a ``replay_key=`` (1.20+) names the call itself. When such a
+cache lookup misses (the body runs next, before it can change its
+arguments), the shim records the call's identity (``replay_digest``: the
+step, and a digest of its bound arguments) in the run's record log
+(``replay_records``: a few entries of ``_step_cache_auto_request_info_counts``
+under keys no step call can be given), so it travels in every checkpoint and
+response-only replay and MAF alone never reads it. (A body that then fails
+leaves a record without an entry: never consulted, and replaced when the
+key's next call runs.)
+
+On a cache hit the call about to take the entry is digested too and compared:
+
+* equal: *verified*, MAF's value is returned;
+* different: a *mismatch*, MAF's value was another call's, and the policy
+  decides: ``error`` raises ReplayMismatchError before the value is returned,
+  ``warn`` emits ReplayMismatchWarning at the calling line and keeps MAF's
+  value, ``rerun`` treats the entry as a miss (the body runs) and keeps the
+  entry for a later call of the run whose record matches it;
+* no record (a checkpoint made without verification, e.g. before the shim
+  was installed): *unrecorded*, MAF's behaviour, and the first such hit of
+  a run says so (UnverifiedReplayWarning: the entry may be another call's,
+  and nothing can tell). A cache made under verification carries the log,
+  judged at the run's first lookup: in a cache without it, hits on identity
+  keys are unrecorded too, since MAF alone counts a nested call's occurrence
+  of an identity like a top-level one's;
+* a call that could not be digested: *undigestable*, MAF's behaviour.
+
+``replay_report()`` says how many hits of each kind this process saw.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from steplint.runtime_shim.errors import (
+    ReplayMismatchError,
+    ReplayMismatchWarning,
+    UnverifiedReplayWarning,
+    replay_mismatch_message,
+    unverified_replay_message,
+)
+from steplint.runtime_shim.frames import current_step_frame, key_text
+from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.replay_digest import (
+    UNDIGESTABLE,
+    CallShape,
+    Undigestable,
+    differences,
+    record_call,
+)
+from steplint.runtime_shim.replay_records import (
+    LOG_ATTRIBUTE,
+    RecordLog,
+    chunk_keys,
+    log_of,
+)
+
+ReplayPolicy = Literal["error", "warn", "rerun", "off"]
+REPLAY_POLICIES: tuple[str, ...] = ("error", "warn", "rerun", "off")
+# Why each mode defaults as it does: README, "Replay verification".
+DEFAULT_POLICY = {"flat": "error", "scoped": "rerun"}
+
+STASH_ATTRIBUTE = "_steplint_replay_stash"
+UNVERIFIED_ATTRIBUTE = "_steplint_replay_unverified"
+JUDGED_ATTRIBUTE = "_steplint_replay_verified_cache"
+IDENTITY_KEYED = -1  # a frame's record when MAF keyed the call by its identity: nothing to record
+SHAPE_ATTRIBUTE = "_steplint_call_shape"
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """Cache hits this process checked since it started (or since ``reset_replay_report()``)."""
+
+    verified: int = 0  # the entry's record matched the call
+    mismatched: int = 0  # it did not: MAF's value was another call's (then: raised, warned or rerun)
+    rerun: int = 0  # mismatches whose body ran again (on_replay_mismatch="rerun")
+    moved: int = 0  # entries kept after a mismatch and given to the later call they matched
+    unrecorded: int = 0  # the entry had no record (made without verification): not checked
+    undigestable: int = 0  # the call's arguments have no canonical form: not checked
+
+    def describe(self) -> str:
+        return (
+            f"steplint replay verification: {self.verified} verified, {self.mismatched} mismatched "
+            f"({self.rerun} rerun, {self.moved} moved to their own call), {self.unrecorded} unrecorded, "
+            f"{self.undigestable} undigestable"
+        )
+
+
+_counts_lock = threading.Lock()
+_counts: dict[str, int] = dict.fromkeys(ReplayReport.__dataclass_fields__, 0)
+
+
+def _count(kind: str) -> None:
+    with _counts_lock:
+        _counts[kind] += 1
+
+
+def replay_report() -> ReplayReport:
+    """How many cache hits were verified, mismatched, unrecorded or undigestable in this process."""
+    with _counts_lock:
+        return ReplayReport(**_counts)
+
+
+def reset_replay_report() -> None:
+    with _counts_lock:
+        for kind in _counts:
+            _counts[kind] = 0
+
+
+def keyed_by_identity(framework: Framework) -> Callable[[Any], bool]:
+    """Whether MAF made a cache key from the call's identity (a fingerprint or replay_key=), not its order."""
+    if framework.scheme == COUNTER:
+        return lambda key: False
+    prefix = getattr(framework.module, "_STEP_CACHE_KEY_V2_PREFIX", "v2::")
+    return lambda key: isinstance(key, str) and key.startswith(prefix)
+
+
+def _shape(wrapper: Any) -> CallShape:
+    shape = wrapper.__dict__.get(SHAPE_ATTRIBUTE)
+    if shape is None:
+        shape = wrapper.__dict__[SHAPE_ATTRIBUTE] = CallShape(wrapper)
+    return shape
+
+
+def _record_of(frame: Any) -> int:
+    """The packed record of the frame's call (made once per call, at its first cache lookup: before the body
+    runs, which may change its arguments; UNDIGESTABLE when it has none)."""
+    record = frame.record
+    if record is None:
+        wrapper, args, kwargs = frame.call
+        try:
+            record = record_call(_shape(wrapper), args, kwargs)
+        except (Undigestable, RecursionError):
+            record = UNDIGESTABLE
+        frame.record = record
+    return record
+
+
+def _differences(frame: Any, recorded: int) -> list[str]:
+    wrapper, args, kwargs = frame.call
+    return differences(_shape(wrapper), args, kwargs, recorded)
+
+
+def _calling_line() -> tuple[str, int]:
+    """The first frame outside the shim and MAF: the line that called the step."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_HERE) and f"{os.sep}agent_framework{os.sep}" not in filename:
+            return filename, frame.f_lineno
+        frame = frame.f_back
+    return "<unknown>", 0
+
+
+def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Callable[[int], Any],
+                     by_identity: Callable[[Any], bool]) -> Callable[..., Any]:
+    """Wrap ``RunContext._get_cached_result``: record a call-order entry's call before its body runs, and check
+    a hit's record against the call about to take it."""
+
+    @functools.wraps(original)
+    def _get_cached_result(self: Any, key: Any) -> tuple[bool, Any]:
+        found, value = original(self, key)
+        frame = current_step_frame.get()
+        if frame is None or frame.run_context is not self:
+            return found, value
+        log = self.__dict__.get(LOG_ATTRIBUTE)
+        if log is None or log.counts is not self._step_cache_auto_request_info_counts:
+            log = log_of(self, chunk_key)
+            self.__dict__.setdefault(JUDGED_ATTRIBUTE, log.restored or not self._step_cache)
+        verified_cache = self.__dict__[JUDGED_ATTRIBUTE]
+        if by_identity(key):
+            # The entry, if any, is this call's by construction (a miss: MAF also looks up the call-order key,
+            # for old checkpoints, but caches the result under this one). Unless a cache made without the shim
+            # holds it: there an occurrence of the same identity may be a nested call's.
+            frame.record = IDENTITY_KEYED
+            if found and not verified_cache:
+                _count("unrecorded")
+                _say_unverified_once(self, frame.step_name, key)
+            return found, value
+        if not found:
+            if frame.record is IDENTITY_KEYED:
+                return found, value  # the call's result goes under its identity key
+            stash = self.__dict__.get(STASH_ATTRIBUTE)
+            if stash:
+                return _moved_here(self, key, frame, stash, log)
+            log.put(key, _record_of(frame))
+            return found, value
+        recorded = log.get(key)
+        if recorded is None:
+            _count("unrecorded")
+            _say_unverified_once(self, frame.step_name, key)
+            return found, value
+        if frame.record is IDENTITY_KEYED:
+            frame.record = None  # an old call-order entry for a fingerprinted call: check it like any other
+        current = _record_of(frame)
+        if recorded == UNDIGESTABLE or current == UNDIGESTABLE:
+            _count("undigestable")
+            return found, value
+        if recorded == current:
+            _count("verified")
+            return found, value
+        _count("mismatched")
+        step, differing = frame.step_name, _differences(frame, recorded)
+        if policy == "error":
+            raise ReplayMismatchError(step, key_text(key), differing)
+        if policy == "warn":
+            filename, line = _calling_line()
+            warnings.warn_explicit(replay_mismatch_message(step, key_text(key), differing, "warn"),
+                                   ReplayMismatchWarning, filename, line)
+            return found, value
+        # rerun: the entry waits for the call it belongs to; this call takes one kept for it, or runs.
+        stash = self.__dict__.get(STASH_ATTRIBUTE)
+        if stash is None:
+            stash = self.__dict__[STASH_ATTRIBUTE] = {}
+        count = self._step_cache_auto_request_info_counts.get(key, 0)
+        stash.setdefault(recorded, []).append((value, count))
+        moved = _moved_here(self, key, frame, stash, log)
+        if not moved[0]:
+            _count("rerun")
+        return moved
+
+    return _get_cached_result
+
+
+def _moved_here(run_context: Any, key: Any, frame: Any, stash: dict[int, list[tuple[Any, int]]],
+                log: RecordLog) -> tuple[bool, Any]:
+    """Give the call at *key* an entry an earlier mismatch kept for a call with its record, if there is one;
+    otherwise the body runs, and the key's record becomes this call's."""
+    current = _record_of(frame)
+    log.put(key, current)
+    kept = stash.get(current) if current != UNDIGESTABLE else None
+    if not kept:
+        return False, None
+    value, count = kept.pop(0)
+    run_context._set_cached_result(key, value)
+    run_context._step_cache_auto_request_info_counts[key] = count
+    _count("moved")
+    return True, value
+
+
+def _say_unverified_once(run_context: Any, step: str, key: Any) -> None:
+    """A resume took a call-order entry that carries no record (a checkpoint made without verification)."""
+    if run_context.__dict__.get(UNVERIFIED_ATTRIBUTE):
+        return
+    run_context.__dict__[UNVERIFIED_ATTRIBUTE] = True
+    filename, line = _calling_line()
+    warnings.warn_explicit(unverified_replay_message(step, key_text(key)), UnverifiedReplayWarning, filename, line)
+
+
+def verification_hooks(framework: Framework, policy: str, current: Callable[[type, str], Any]) -> dict[tuple[type, str], Any]:
+    """(class, attribute) -> replacement; ``current(owner, name)`` is what is installed there now (another hook of
+    the shim, or MAF's own)."""
+    run_context = framework.run_context
+    lookup = verifying_lookup(current(run_context, "_get_cached_result"), policy, chunk_keys(framework),
+                              keyed_by_identity(framework))
+    return {(run_context, "_get_cached_result"): lookup}

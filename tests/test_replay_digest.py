@@ -1,0 +1,211 @@
+"""The replay record's digest: equal for equal calls in any process, different where a call differs.
+
+Pure Python (no agent_framework): the step is a stand-in with the attributes
+CallShape reads from MAF's StepWrapper.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import inspect
+import subprocess
+import sys
+import threading
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from steplint.runtime_shim.replay_digest import (
+    UNDIGESTABLE,
+    CallShape,
+    Undigestable,
+    canonical,
+    differences,
+    record_call,
+    unpack,
+)
+from steplint.runtime_shim.replay_records import RecordLog
+
+
+class Job(BaseModel):
+    label: str
+    secret: str = "s3cr3t"
+
+
+class Loose(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    label: str
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+    y: list[int]
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+class FakeStep:
+    """The attributes of agent_framework's StepWrapper that CallShape reads."""
+
+    def __init__(self, function, name: str | None = None, context: str | None = None) -> None:
+        self._func = function
+        self.name = name or function.__name__
+        self._signature = inspect.signature(function)
+        self._ctx_param_name = context
+
+
+async def work(job, count: int = 1, *, tag: str = "t"):
+    return job
+
+
+SHAPE = CallShape(FakeStep(work))
+
+
+def record(*args, **kwargs) -> int:
+    return record_call(SHAPE, args, kwargs)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ({"b": 1, "a": 2}, {"a": 2, "b": 1}),
+        ({3, 1, 2}, {2, 3, 1}),
+        (Job(label="a"), Job(label="a")),
+        (Point(1, [2]), Point(1, [2])),
+        (Color.RED, Color("red")),
+    ],
+)
+def test_equal_values_have_one_form(left: object, right: object) -> None:
+    assert canonical(left) == canonical(right)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        (1, "1"),
+        (1, 1.0),
+        (1, True),
+        (Level.LOW, 1),
+        ([1, 2], (1, 2)),
+        ([1, 2], [2, 1]),
+        (Job(label="a"), Job(label="b")),
+        (Loose(label="a", extra=1), Loose(label="a", extra=2)),
+        (Point(1, [2]), Point(1, [3])),
+        (None, "None"),
+    ],
+)
+def test_different_values_have_different_forms(left: object, right: object) -> None:
+    assert canonical(left) != canonical(right)
+
+
+def test_forms_are_the_same_in_another_process() -> None:
+    """No hash(), id() or memory order: a record made before a crash matches the call after it."""
+    value = "{'z': {3, 1, 2}, 'a': [1.5, None, b'x', ('t',)]}"
+    program = f"from steplint.runtime_shim.replay_digest import canonical; print(canonical({value}).hex())"
+    runs = {
+        subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
+                       env={"PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(runs) == 1
+
+
+def test_a_value_that_cannot_be_pickled_is_undigestable() -> None:
+    with pytest.raises(Undigestable):
+        canonical(threading.Lock())
+    with pytest.raises(Undigestable):
+        record([threading.Lock()])
+
+
+def test_a_call_is_bound_as_the_body_sees_it() -> None:
+    """Positional or by name, defaults filled in: the same call gives the same record."""
+    assert record("a") == record("a", 1) == record(job="a", count=1) == record("a", tag="t")
+    assert record("a") != record("a", 2)
+    assert record("a") != record("a", tag="u")
+
+
+def test_the_run_context_is_left_out() -> None:
+    async def with_context(job, ctx):
+        return job
+
+    shape = CallShape(FakeStep(with_context, context="ctx"))
+    assert record_call(shape, ("a",), {}) == record_call(shape, ("a",), {"ctx": object()})
+
+
+def test_the_record_names_what_differs_never_the_values() -> None:
+    recorded = record(Job(label="a", secret="hunter2"))
+    found = differences(SHAPE, (Job(label="a", secret="other"),), {}, recorded)
+    assert found == ["argument 'job'", "field job.secret"]
+    assert not any("hunter2" in text or "other" in text for text in found)
+    assert differences(SHAPE, ("a",), {}, record("b")) == ["argument 'job'"]
+    assert differences(SHAPE, ("a",), {}, recorded) == [
+        "the arguments' shape (the step's parameters, or a model's fields)"
+    ]
+
+
+def test_another_step_or_definition_never_matches() -> None:
+    async def other(job, count: int = 1, *, tag: str = "t"):
+        return job
+
+    assert record_call(CallShape(FakeStep(other)), ("a",), {}) != record("a")
+    assert record_call(CallShape(FakeStep(work, name="renamed")), ("a",), {}) != record("a")
+
+
+def test_records_unpack_to_their_slots() -> None:
+    packed = record(Job(label="a"))
+    slots = unpack(packed)
+    assert slots is not None and len(slots) == 6  # the step, job, count, tag, job.label, job.secret
+    assert all(0 <= slot < 2**32 for slot in slots)
+    assert unpack(1) is None and unpack(5) is None
+
+
+def chunk_key(index: int) -> str:
+    return f"v2::[\"explicit\",\"steplint-replay\",\"steplint-shim\",\"*{index}\"]"
+
+
+def test_the_record_log_survives_json_in_chunks_under_the_digit_limit() -> None:
+    counts: dict = {"work::0": 0}
+    log = RecordLog(counts, chunk_key)
+    records = {f"work::{index}": record(f"label {index}", index) for index in range(500)}
+    for key, value in records.items():
+        log.put(key, value)
+    chunks = [key for key in counts if "steplint-replay" in key]
+    assert 1 < len(chunks) <= 10  # 500 records of 25 bytes in chunks of 1,600: 8 entries, not 500
+    text = json.dumps(counts)  # raises ValueError past CPython's 4,300 digits
+    restored = RecordLog(json.loads(text), chunk_key)
+    assert restored.restored
+    assert all(restored.get(key) == value for key, value in records.items())
+    assert restored.get("work::500") is None
+
+
+def test_a_later_record_for_a_key_replaces_the_earlier_and_the_log_goes_on() -> None:
+    counts: dict = {}
+    log = RecordLog(counts, chunk_key)
+    assert not log.restored
+    log.put("work::0", record("a"))
+    log.put("work::0", record("b"))
+    log.put("work::1", UNDIGESTABLE)
+    again = RecordLog(dict(counts), chunk_key)
+    assert again.get("work::0") == record("b") and again.get("work::1") == UNDIGESTABLE
+    again.put("work::2", record("c"))
+    assert RecordLog(again.counts, chunk_key).get("work::2") == record("c")
+
+
+def test_a_call_with_very_many_arguments_keeps_a_short_record() -> None:
+    async def many(*items):
+        return items
+
+    shape = CallShape(FakeStep(many))
+    packed = record_call(shape, tuple(Job(label=str(index)) for index in range(200)), {})
+    assert len(unpack(packed)) <= 64
+    assert packed != record_call(shape, tuple(Job(label=str(index + 1)) for index in range(200)), {})
