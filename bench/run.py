@@ -157,7 +157,7 @@ def build(args: argparse.Namespace) -> list[Corpus]:
                                          [steplint, leaf, "--isolated", "--exit-zero", "--no-cache"]))
         if ruff:
             corpus.methods.append(Method("ruff --select F401 --no-cache", [ruff, "check", "--select", "F401", "--no-cache", "-q", "--exit-zero", corpus.path]))
-        if flake8 and corpus.name != "stdlib" and not args.quick:
+        if flake8 and corpus.name not in ("stdlib", "maf-real") and not args.quick:
             corpus.methods.append(Method("flake8 --select F401 -j 1", [flake8, "--select", "F401", "-j", "1", "--exit-zero", corpus.path]))
         if fixit and corpus.name == "synth" and args.with_fixit:
             corpus.methods.append(Method("fixit (one rule)", [fixit, "--rules", "fixit.rules.no_redundant_fstring", "lint", corpus.path]))
