@@ -58,6 +58,7 @@ class _Checker:
         self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored
 
     def check(self, share: list[str]) -> ShareFindings:
+        collector.use_batch_thresholds()  # also under spawn, where the parent's setting is not inherited
         collector.settle()  # the summaries and memos of earlier shares stay for the whole run
         index = self.analysis.index
         checked = []

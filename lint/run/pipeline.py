@@ -27,6 +27,7 @@ from steplint.run.checking_workers import SharedRun, check_share
 from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config.settings import Settings
 from steplint.source.discovery import discover
+from steplint.core import gc_pause
 from steplint.core.findings import ModuleFindings
 from steplint.report.final_findings import final_findings
 from steplint.run.results import RunResult, RunStats
@@ -88,7 +89,7 @@ class LintRun:
 
     def run(self, paths: list[str], force_exclude: bool = False) -> RunResult:
         # One pool for the run: reading, syntax checks and summaries share its start-up.
-        with WorkerPool(self.jobs) as self._pool:
+        with gc_pause.batch_thresholds(), WorkerPool(self.jobs) as self._pool:
             return self._run(paths, force_exclude)
 
     def _run(self, paths: list[str], force_exclude: bool) -> RunResult:
