@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import ModuleType
@@ -113,6 +114,20 @@ class Framework:
     def original(owner: type, name: str) -> Any:
         """Return the attribute *name* exactly as the class defines it."""
         return owner.__dict__[name]
+
+    @property
+    def versioned_prefix(self) -> str:
+        """How 1.20+ marks a versioned key (``v2::[...]``); call-order keys have no prefix."""
+        return getattr(self.module, "_STEP_CACHE_KEY_V2_PREFIX", "v2::")
+
+    def unallocatable_key(self, counter_name: str, name: str, identity: str) -> Any:
+        """A key in the release's own format (valid to its checkpoint import) that no step call can be given:
+        ``(counter_name, -1)`` on 1.18/1.19, whose counters start at 0; on 1.20+ an explicit key whose
+        wrapper identity is ``steplint-shim``, where MAF writes a SHA-256 digest."""
+        if self.scheme == COUNTER:
+            return (counter_name, -1)
+        return self.versioned_prefix + json.dumps(["explicit", name, "steplint-shim", identity], ensure_ascii=False,
+                                                  separators=(",", ":"))
 
 
 def _positional_names(function: Any) -> tuple[str, ...] | None:

@@ -122,7 +122,7 @@ def keyed_by_identity(framework: Framework) -> Callable[[Any], bool]:
     """Whether MAF made a cache key from the call's identity (a fingerprint or replay_key=), not its order."""
     if framework.scheme == COUNTER:
         return lambda key: False
-    prefix = getattr(framework.module, "_STEP_CACHE_KEY_V2_PREFIX", "v2::")
+    prefix = framework.versioned_prefix
     return lambda key: isinstance(key, str) and key.startswith(prefix)
 
 

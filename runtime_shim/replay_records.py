@@ -19,11 +19,10 @@ lookup on: a cache that carries it was made under verification.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.framework import Framework
 from steplint.runtime_shim.run_state import key_digest
 
 RECORD_NAME = "steplint-replay"
@@ -33,12 +32,8 @@ LOG_ATTRIBUTE = "_steplint_replay_log"
 
 
 def chunk_keys(framework: Framework) -> Callable[[int], Any]:
-    """chunk index -> its key in the counts, in the release's own key format (valid to its checkpoint import)."""
-    if framework.scheme == COUNTER:
-        return lambda index: (f"{RECORD_NAME}:*{index}", -1)
-    prefix = getattr(framework.module, "_STEP_CACHE_KEY_V2_PREFIX", "v2::")
-    return lambda index: prefix + json.dumps(["explicit", RECORD_NAME, "steplint-shim", f"*{index}"],
-                                             separators=(",", ":"))
+    """chunk index -> its key in the counts."""
+    return lambda index: framework.unallocatable_key(f"{RECORD_NAME}:*{index}", RECORD_NAME, f"*{index}")
 
 
 class RecordLog:

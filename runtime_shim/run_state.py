@@ -31,12 +31,11 @@ entries no top-level call claimed.
 from __future__ import annotations
 
 import functools
-import json
 import zlib
 from typing import Any, Callable
 
 from steplint.runtime_shim.frames import key_text
-from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.framework import Framework
 from steplint.runtime_shim.legacy_replay import LegacyReplay, positional_keys
 
 STATE_ATTRIBUTE = "_steplint_run_state"
@@ -44,11 +43,8 @@ MARKER_NAME = "steplint-shim"
 
 
 def marker_key(framework: Framework) -> Any:
-    """The live key of the shim's record, in the release's own key format (valid to its checkpoint import)."""
-    if framework.scheme == COUNTER:
-        return (MARKER_NAME, -1)
-    prefix = getattr(framework.module, "_STEP_CACHE_KEY_V2_PREFIX", "v2::")
-    return prefix + json.dumps(["explicit", MARKER_NAME, MARKER_NAME, "cache"], ensure_ascii=False, separators=(",", ":"))
+    """The live key of the shim's record."""
+    return framework.unallocatable_key(MARKER_NAME, MARKER_NAME, "cache")
 
 
 def key_digest(key: Any) -> int:

@@ -247,15 +247,21 @@ async def mutating(_: str) -> list[str]:
     return [await stamp(make_arg("model", label)) for label in ORDER]
 
 
-def test_a_body_that_changes_its_arguments_is_recorded_as_called_not_as_left() -> None:
+def completed_then_resumed(workflow: Any, first: list[str], second: list[str]) -> Any:
+    """Run *workflow* over *first* to the end (flat mode, "error"), then resume its last checkpoint over *second*."""
     installed_as("flat", "error")
     runtime_shim.reset_replay_report()
     storage = maf.InMemoryCheckpointStorage()
-    ORDER[:] = FIRST
-    run(mutating.build(checkpoint_storage=storage).run("go"))
-    checkpoint = run(latest(storage, "mutating"))
+    ORDER[:] = first
+    run(workflow.build(checkpoint_storage=storage).run("go"))
+    checkpoint = run(latest(storage, workflow.name))
+    ORDER[:] = second
     COMPLETED.clear()
-    result = run(mutating.build(checkpoint_storage=storage).run(checkpoint_id=checkpoint.checkpoint_id))
+    return run(workflow.build(checkpoint_storage=storage).run(checkpoint_id=checkpoint.checkpoint_id))
+
+
+def test_a_body_that_changes_its_arguments_is_recorded_as_called_not_as_left() -> None:
+    result = completed_then_resumed(mutating, FIRST, FIRST)
     assert result.get_outputs() == [["a!", "b!", "c!"]] and COMPLETED == []
     assert (runtime_shim.replay_report().verified, runtime_shim.replay_report().mismatched) == (3, 0)
 
@@ -280,14 +286,7 @@ async def opaque_order(_: str) -> list[str]:
 
 
 def test_an_undigestable_call_is_counted_never_guessed() -> None:
-    installed_as("flat", "error")
-    runtime_shim.reset_replay_report()
-    storage = maf.InMemoryCheckpointStorage()
-    ORDER[:] = FIRST
-    run(opaque_order.build(checkpoint_storage=storage).run("go"))
-    checkpoint = run(latest(storage, "opaque_order"))
-    ORDER[:] = SECOND
-    result = run(opaque_order.build(checkpoint_storage=storage).run(checkpoint_id=checkpoint.checkpoint_id))
+    result = completed_then_resumed(opaque_order, FIRST, SECOND)
     assert result.get_outputs() == uninterrupted(FIRST)  # MAF's behaviour: nothing to check it by
     assert runtime_shim.replay_report().undigestable == 3
 
