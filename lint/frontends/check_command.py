@@ -145,25 +145,25 @@ def _selection(settings, options: dict) -> dict:  # noqa: ANN001 - Settings
 
 
 def _target_version(text: str | None):  # noqa: ANN202 - a Version or None
-    if text is None:
-        return None
     from steplint.core.framework_versions import checked_target
 
-    try:
-        return checked_target(text)
-    except ValueError as exc:
-        raise UsageError(f"--target-version: {exc}") from None
+    return _parsed_option("--target-version", text, checked_target)
 
 
 def _target_python(text: str | None):  # noqa: ANN202 - a (major, minor) or None
-    if text is None:
-        return None
     from steplint.config.settings import parse_python_version
 
+    return _parsed_option("--target-python", text, parse_python_version)
+
+
+def _parsed_option(option: str, text: str | None, parse):  # noqa: ANN001, ANN202
+    """``parse(text)``, None when the option was not given; a bad value is a usage error naming the option."""
+    if text is None:
+        return None
     try:
-        return parse_python_version(text)
+        return parse(text)
     except ValueError as exc:
-        raise UsageError(f"--target-python: {exc}") from None
+        raise UsageError(f"{option}: {exc}") from None
 
 
 def _known_target(settings, given: str | None):  # noqa: ANN001, ANN202 - Settings
