@@ -236,10 +236,12 @@ def test_options_in_a_steplint_section_and_the_longest_prefix_wins():
 @pytest.mark.asyncio
 async def test_a_new_init_py_is_seen_by_the_next_lint(client: RecordingClient, tmp_path: Path):
     """Which folders are packages is asked again on every lint: with app/__init__.py, 'app.steps' resolves
-    from app's parent folder (which is no search root of its own)."""
+    from app's parent folder (which is no search root of its own). app/ holds a project file, so without
+    the __init__.py no import from it looks further up (where app/ would be a namespace package)."""
     app = tmp_path / "vendor" / "app"
     app.mkdir(parents=True)
     (app / "steps.py").write_text(STEPS)
+    (app / "setup.cfg").write_text("")
     text = FLOW.replace("from pkg.steps import tick", "from app.steps import tick")
     uri = open_document(client, app / "flow.py", text)
     assert not (await client.next_publish(uri)).diagnostics  # app is no package: 'app.steps' names nothing

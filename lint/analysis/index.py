@@ -10,8 +10,9 @@ dotted name (``agent_framework.step``, ``pydantic.BaseModel``).
 from __future__ import annotations
 
 import builtins
+import os
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Iterator, Protocol
 
 from steplint.core.summary import (
     Binding,
@@ -59,6 +60,13 @@ class Target:
         return f"{self.module.path}:{self.name}{suffix}"
 
 
+class ModuleFinder(Protocol):
+    """Summarizes the module an import names: searched from the project's roots, or only
+    from the folder of the importing file ``near`` up."""
+
+    def __call__(self, name: str, near: str | None = None) -> ModuleSummary | None: ...
+
+
 def external(name: str) -> Target:
     return Target("external", name)
 
@@ -70,12 +78,13 @@ class ProjectIndex:
     findings depend on what it imports, not on which other files were passed.
     """
 
-    def __init__(self, summaries: list[ModuleSummary], loader: Callable[[str], ModuleSummary | None] | None = None):
+    def __init__(self, summaries: list[ModuleSummary], loader: ModuleFinder | None = None):
         self.summaries: list[ModuleSummary] = []
         self._modules: dict[str, ModuleSummary] = {}
         self._paths: set[str] = set()
         self.by_path: dict[str, ModuleSummary] = {}
         self._missing: set[str] = set()
+        self._found_near: dict[tuple[str, str], ModuleSummary | None] = {}  # (name, importer's folder) -> module
         self._resolving: set[tuple[object, ...]] = set()
         self._all_candidates = False  # ``resolve_all`` collects the other candidates of a name's first lookup
         self._alternatives: list[Target] = []
@@ -110,15 +119,32 @@ class ProjectIndex:
             asked = self.edges[origin] = set()
         asked.add(name)
         found = self._modules.get(name)
-        if found is not None or self._loader is None or name in self._missing or name.split(".", 1)[0] in EXTERNAL_ROOTS:
+        if found is not None or self._loader is None or name.split(".", 1)[0] in EXTERNAL_ROOTS:
             return found
-        loaded = self._loader(name)
-        if loaded is None or loaded.error is not None:
+        if name not in self._missing:
+            loaded = self._loader(name)
+            if loaded is not None and loaded.error is None:
+                self.add(loaded)
+                # A namespace package's module found under a project root answers to the name it was imported by.
+                return self._modules.setdefault(name, self.by_path.get(loaded.path, loaded))
             self._missing.add(name)
+        return self._near(name, origin)
+
+    def _near(self, name: str, origin: str) -> ModuleSummary | None:
+        """``name`` found from the importing module's own folder up (what it means depends on who asks)."""
+        importer = self._modules.get(origin)
+        if importer is None or self._loader is None:
             return None
-        self.add(loaded)
-        # A namespace package's module found under a project root answers to the name it was imported by.
-        return self._modules.setdefault(name, self.by_path.get(loaded.path, loaded))
+        key = (name, os.path.dirname(os.path.abspath(importer.path)))
+        if key in self._found_near:
+            return self._found_near[key]
+        loaded = self._loader(name, importer.path)
+        found = None
+        if loaded is not None and loaded.error is None:
+            self.add(loaded)
+            found = self.by_path.get(loaded.path, loaded)
+        self._found_near[key] = found
+        return found
 
     # --- scopes --------------------------------------------------------------------
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Callable, Iterator, TypeVar
+from typing import Iterator, TypeVar
 
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic
 from steplint.analysis.durability import DurabilityJudge, State, value_state
 from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_annotation
 from steplint.analysis.flow import ModuleFlow
-from steplint.analysis.index import ProjectIndex, Target
+from steplint.analysis.index import ModuleFinder, ProjectIndex, Target
 from steplint.analysis.interpreter import Engine
 from steplint.analysis.values import StepValue
 from steplint.core.summary import (
@@ -109,7 +109,7 @@ class Analysis:
         self,
         summaries: list[ModuleSummary],
         target_version: Version = NEWEST,
-        loader: Callable[[str], ModuleSummary | None] | None = None,
+        loader: ModuleFinder | None = None,
         target_python: tuple[int, int] | None = None,
     ):
         #: The modules findings are reported for (broken ones included, for STP900).

@@ -30,7 +30,7 @@ RunFiles = list[tuple[str, str, bool]]  # each run file's path, module name, whe
 @dataclass(slots=True)
 class ModuleStore:
     files: RunFiles
-    probes: dict[str, bool] = field(default_factory=dict)  # paths the loader looked for: whether each is a file
+    probes: dict[str, bool] = field(default_factory=dict)  # paths the loader looked for: whether each exists
     outside: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> absolute paths loaded for it, not run files
     digests: dict[str, str | None] = field(default_factory=dict)  # absolute path -> content hash the findings saw
     edges: dict[str, frozenset[str]] = field(default_factory=dict)  # module name -> names asked for inside it
@@ -38,7 +38,7 @@ class ModuleStore:
 
     def usable(self, files: RunFiles) -> bool:
         """Every name still means the file it meant: same run files, same probed paths present."""
-        return self.files == files and all(os.path.isfile(path) == present for path, present in self.probes.items())
+        return self.files == files and all(os.path.exists(path) == present for path, present in self.probes.items())
 
     def backing(self) -> dict[str, list[str]]:
         """Module name -> the absolute paths of the files that can answer for it."""
@@ -102,7 +102,7 @@ def next_store(
         store.probes.update(previous.probes)
         store.outside.update(previous.outside)
         store.edges.update((name, asked) for name, asked in previous.edges.items() if name not in changed)
-    store.probes.update((path, os.path.isfile(path)) for path in probes)
+    store.probes.update((path, os.path.exists(path)) for path in probes)
     for name, paths in loaded.items():
         outside = [os.path.abspath(p) for p in paths if os.path.abspath(p) not in run_paths]
         if outside:

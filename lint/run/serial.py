@@ -28,6 +28,10 @@ from steplint.source.module_identity import package_root
 from steplint.summaries.file_summary import summarize_path
 
 
+# A folder holding one of these is where a project's imports start: the walk up from a file stops there.
+_PROJECT_MARKERS = frozenset({"pyproject.toml", "setup.py", "setup.cfg", ".git"})
+
+
 class ModuleLoader:
     """Finds and summarizes modules that reported files import, as the import system would.
 
@@ -35,6 +39,9 @@ class ModuleLoader:
     (the project's folder, its ``src/`` and the folders linted), where a folder
     without ``__init__.py`` is a namespace package: ``shared/models.py`` there
     answers to ``shared.models`` whatever name its own folders give it.
+    Asked ``near`` an importing file, it looks only in that file's ancestor
+    folders, nearest first, up to the first that marks a project (the folder
+    an app is run from when the linted path is inside it or far above it).
 
     ``discovered`` maps a module name to files of this run that are not among
     ``summaries`` (the prefilter skipped them): they answer first, in discovery
@@ -77,7 +84,9 @@ class ModuleLoader:
         self.loaded.setdefault(name, []).append(path)
         return self.load(path)
 
-    def __call__(self, name: str) -> ModuleSummary | None:
+    def __call__(self, name: str, near: str | None = None) -> ModuleSummary | None:
+        if near is not None:
+            return self._near(name, near)
         for path in self.discovered.get(name, ()):
             found = self._load_for(name, path)
             if found.error is None:
@@ -94,6 +103,30 @@ class ModuleLoader:
             if found is not None:
                 return found
         return None
+
+    def _near(self, name: str, importer: str) -> ModuleSummary | None:
+        if not all(part.isidentifier() for part in name.split(".")):
+            return None
+        relative = name.replace(".", os.sep)
+        head = name.split(".", 1)[0]
+        heads = (head, head + ".py", head + ".pyi")
+        searched = set(self.roots) | set(self.search_roots)
+        folder = os.path.dirname(os.path.abspath(importer))
+        while True:
+            listing = self._listing(folder) or frozenset()
+            if folder not in searched:
+                if listing.intersection(heads):
+                    found = self._under(folder, name, relative)
+                    if found is not None:
+                        return found
+                else:
+                    # These paths, not the folder's time: a folder far up (/tmp, a home) changes all the time.
+                    self.consulted.update(os.path.join(folder, entry) for entry in heads)
+            self.consulted.update(os.path.join(folder, marker) for marker in _PROJECT_MARKERS)
+            parent = os.path.dirname(folder)
+            if listing & _PROJECT_MARKERS or parent == folder:
+                return None
+            folder = parent
 
     def _under(self, root: str, name: str, relative: str) -> ModuleSummary | None:
         head = name.split(".", 1)[0]
