@@ -183,6 +183,14 @@ class Engine:
         self.module_units: dict[str, Unit] = {}
         self._importing: set[str] = set()
 
+    def discard(self, session: "Session") -> None:
+        """Forget a runtime session and its units: no other session holds values it made."""
+        assert session.kind == "runtime"
+        self.sessions.pop(session.id, None)
+        for units in session.by_function.values():
+            for unit in units:
+                self.units.pop(unit.id, None)
+
     # --- module states -----------------------------------------------------------
 
     def module_unit(self, module: ModuleSummary) -> Unit:
@@ -324,21 +332,37 @@ class Session:
         self.pending: list[Unit] = []  # called past MAX_DEPTH: run next from the top of the stack
         self._mro_cache: dict = {}
         self.changed = False
+        # What this pass read that can still grow (cells, returns, closures' names...), and whether one of them
+        # grew after it was read: only then can another pass compute anything new (see ``run``).
+        self.observed: set = set()
+        self.stale = False
         self.created = 0
 
     # --- running -------------------------------------------------------------------
 
     def run(self, roots: list[Unit]) -> None:
+        """Evaluate ``roots`` (and what they call) until a pass changes nothing.
+
+        Writes only ever add values, so a pass in which every read saw its final value computed the fixpoint:
+        a session stops as soon as nothing it read grew after the read (most stop after one pass).
+        """
         for _ in range(MAX_PASSES):
             self.changed = False
+            self.stale = False
+            self.observed = set()
             self.evaluated = set()
             self._mro_cache = {}  # bases are cells: a pass may add to them
             for unit in roots:
                 self.evaluate(unit)
                 while self.pending:
                     self.evaluate(self.pending.pop())
-            if not self.changed:
+            if not self.stale:
                 return
+
+    def _grew(self, key: tuple) -> None:
+        self.changed = True
+        if key in self.observed:
+            self.stale = True
 
     def new_unit(self, function: Value, summary: FunctionSummary, module: ModuleSummary, params: tuple[Values, ...],
                  wide: bool = False) -> Unit:
@@ -405,7 +429,7 @@ class Session:
                     self._remember(unit, param.name, values)
                 self.block(summary.body, frame)
         except RecursionError:
-            unit.returns.add(UNKNOWN)  # code nested past what the analysis walks: its values are unknown
+            self._grow(unit.returns, ONLY_UNKNOWN, ("returns", unit.id))  # nested past what the analysis walks
         finally:
             self.stack.pop()
 
@@ -413,10 +437,10 @@ class Session:
         before = unit.union_env.get(name)
         if before is None:
             unit.union_env[name] = values
-            self.changed = True
+            self._grew(("env", unit.id, name))
         elif not values <= before:
             unit.union_env[name] = bounded(before | values)
-            self.changed = True
+            self._grew(("env", unit.id, name))
 
     # --- statements ----------------------------------------------------------------
 
@@ -461,7 +485,7 @@ class Session:
         elif kind is ReturnStmt:
             if node.value is not None:
                 values = self.expr(node.value, frame)
-                self._grow(frame.unit.returns, values)
+                self._grow(frame.unit.returns, values, ("returns", frame.unit.id))
             frame.returned = True
         elif kind is DefStmt:
             self.define_function(node, frame)
@@ -724,7 +748,7 @@ class Session:
         before = self.global_writes.get(key, EMPTY)
         if not values <= before:
             self.global_writes[key] = bounded(before | values)
-            self.changed = True
+            self._grew(("global", key))
 
     def assign(self, target, values: Values, frame: _Frame) -> None:  # noqa: ANN001 - a TargetForm
         kind = type(target)
@@ -783,6 +807,8 @@ class Session:
         """Every value the cell held: in its owner's heap, in this session's layer, and any-key writes of a container."""
         owner = self._owner_of(value)
         heaps = (owner.heap, self.heap) if owner is not None and owner is not self else (self.heap,)
+        self.observed.add((value, key))
+        self.observed.add((value, ANY))
         found = EMPTY
         for heap in heaps:
             found = found | heap.get((value, key), EMPTY)
@@ -794,6 +820,7 @@ class Session:
         """Every item of a container (its internal cells aside)."""
         owner = self._owner_of(value)
         sessions = (owner, self) if owner is not None and owner is not self else (self,)
+        self.observed.add(("all", value))
         found: set = set()
         for session in sessions:
             for key in session.fields.get(value, ()):
@@ -817,18 +844,23 @@ class Session:
             return  # an import does not change what other modules made (see the module docstring)
         cell = (value, key)
         before = self.heap.get(cell)  # a foreign object's cell here is this session's layer over it
+        grew = False
         if before is None:
             self.heap[cell] = values
             self.fields.setdefault(value, set()).add(key)
-            if values:
-                self.changed = True
+            grew = bool(values)
         elif not values <= before:
             self.heap[cell] = bounded(before | values)
-            self.changed = True
+            grew = True
         writer = frame.unit.id if frame is not None else -1
         if self.writers.get(cell, writer) != writer:
             writer = -1
+            grew = grew or self.writers[cell] != -1  # a read of one writer's own items no longer holds
         self.writers[cell] = writer
+        if grew:
+            self.changed = True
+            if cell in self.observed or ("all", value) in self.observed:
+                self.stale = True
         if frame is not None and frame.kind != "class":
             frame.cells[cell] = values if exact or cell not in frame.cells else bounded(frame.cells[cell] | values)
 
@@ -885,7 +917,8 @@ class Session:
         if kind is YieldForm:
             if node.value is not None:
                 values = self.expr(node.value, frame)
-                self._grow(frame.unit.yields, self.iterate(values, frame) if node.delegate else values)
+                self._grow(frame.unit.yields, self.iterate(values, frame) if node.delegate else values,
+                           ("yields", frame.unit.id))
             return ONLY_UNKNOWN
         if kind is BinOpForm or kind is UnionExpr:
             parts = (node.left, node.right) if kind is BinOpForm else node.items
@@ -944,6 +977,7 @@ class Session:
                 return self.module_attribute(unit.module, name, None, from_inside=True)
             summary = unit.summary
             if name in summary.bindings and name not in summary.declared_global and name not in summary.declared_nonlocal:
+                self.observed.add(("env", unit.id, name))
                 return unit.union_env.get(name, EMPTY)
             frame_id = unit.function.frame if isinstance(unit.function, FunctionValue) else 0
         return self.module_attribute(module, name, None, from_inside=True)
@@ -963,6 +997,7 @@ class Session:
         state = self.module_state(module)
         found = state.get(name)
         written = self.global_writes.get((module.path, name))
+        self.observed.add(("global", (module.path, name)))
         importer = self.engine.module_units.get(module.path)
         if importer is not None and importer.session is not self:
             during_import = importer.session.global_writes.get((module.path, name))
@@ -1270,6 +1305,8 @@ class Session:
     def _cell_here(self, base: ContainerValue, key: object, frame: _Frame) -> Values:
         """An item as this run of the scope left it, where only it wrote it; else every value it ever held."""
         cell = (base, key)
+        self.observed.add(cell)
+        self.observed.add((base, ANY))
         if base in frame.fresh and cell in frame.cells and self.writers.get(cell) == frame.unit.id:
             if self.writers.get((base, ANY), frame.unit.id) == frame.unit.id:
                 return frame.cells[cell] | frame.cells.get((base, ANY), EMPTY)
@@ -1371,6 +1408,7 @@ class Session:
         if summary.is_async:
             site = (frame.unit.module.path, span.line, span.col, span.end_line, span.end_col) if span is not None else ("<call>", function.qualname)
             return frozenset({CoroutineValue(function, site, unit.id)})
+        self.observed.add(("returns", unit.id))
         return frozenset(unit.returns) if unit.returns else EMPTY
 
     def unit_for(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list, frame: _Frame,
@@ -1484,6 +1522,7 @@ class Session:
 
     def _fields(self, container: ContainerValue) -> set:
         owner = self._owner_of(container)
+        self.observed.add(("all", container))
         keys = set(self.fields.get(container, ()))
         if owner is not None and owner is not self:
             keys |= owner.fields.get(container, set())
@@ -1562,6 +1601,7 @@ class Session:
             if isinstance(value, CoroutineValue):
                 unit = self.engine.units.get(value.unit)
                 if unit is not None:
+                    self.observed.add(("returns", unit.id))
                     found.update(unit.returns)
                 else:
                     found.add(UNKNOWN)
@@ -1581,6 +1621,7 @@ class Session:
                 found.update(self.read_all_cells(value))
             elif isinstance(value, GeneratorValue):
                 unit = self.engine.units.get(value.unit)
+                self.observed.add(("yields", value.unit))
                 found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
             elif isinstance(value, InstanceValue):
                 iterators = self.call(self.instance_attribute(value, "__iter__", frame), [], [], None, frame)
@@ -1606,15 +1647,16 @@ class Session:
                           [ONLY_UNKNOWN, ONLY_UNKNOWN, ONLY_UNKNOWN], [], None, frame)
             elif isinstance(value, ContextManagerValue):
                 unit = self.engine.units.get(value.unit)
+                self.observed.add(("yields", value.unit))
                 found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
             else:
                 found.add(value)  # ``async with asyncio.TaskGroup() as tg``: the value the call made
         return bounded(found) if found else ONLY_UNKNOWN
 
-    def _grow(self, target: set, values: Values) -> None:
+    def _grow(self, target: set, values: Values, key: tuple) -> None:
         if not values <= target:
             target.update(values)
-            self.changed = True
+            self._grew(key)
 
 
 

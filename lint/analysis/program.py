@@ -102,6 +102,9 @@ class ParamVerdict:
     verdict: Verdict
 
 
+_KEPT_FLOWS = 8
+
+
 class Analysis:
     """Everything rules read: the index, the steps and workflows, version policy."""
 
@@ -132,10 +135,15 @@ class Analysis:
 
     def flow(self, module: ModuleSummary) -> ModuleFlow:
         """The value flow of ``module``'s steps and workflows (one runtime session per checked module)."""
-        found = self._flows.get(module.path)
+        found = self._flows.pop(module.path, None)
         if found is None:
             bodies = [(item.module, item.body) for item in self.decorated_in(module) if item.body is not None]
-            found = self._flows[module.path] = ModuleFlow(self.engine, self.index, module, bodies)
+            found = ModuleFlow(self.engine, self.index, module, bodies)
+            if len(self._flows) >= _KEPT_FLOWS:
+                # Rules ask for the flow of the module they check: a run that checks thousands keeps a few,
+                # since each session holds every value it computed (a rare later question computes it again).
+                self.engine.discard(self._flows.pop(next(iter(self._flows))).session)
+        self._flows[module.path] = found  # the most recently asked for last
         return found
 
     def step_for(self, value: StepValue) -> Decorated | None:
