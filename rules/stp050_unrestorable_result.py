@@ -117,15 +117,19 @@ async def load(id: int) -> list[Row]:
         if analysis.target_version >= LOUD_FROM:
             return
         judge = analysis.service(CheckpointTypeJudge)
-        registered = _registered(analysis, module)
-        if registered is None:
-            return  # allowed types given as something the linter cannot read: assume they cover it
+        registered: set[str] | None = None
         for step in analysis.steps_in(module):
             body = step.body
             if body is None or step.kind != "step":
                 continue
             blocked = _blocked(analysis, judge, step)
-            if blocked is None or blocked.rsplit(".", 1)[-1] in registered:
+            if blocked is None:
+                continue
+            if registered is None:  # read once, and only for a module whose steps return such a class
+                registered = _registered(analysis, module)
+                if registered is None:
+                    return  # allowed types given as something the linter cannot read: assume they cover it
+            if blocked.rsplit(".", 1)[-1] in registered:
                 continue
             yield analysis.diagnostic(
                 step.module,

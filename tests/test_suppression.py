@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -209,3 +210,27 @@ def test_cli_stp100_message(tmp_path):
         "nested.py:9:27: STP100 warning: [*] unused noqa: STP002 silences nothing on this line; remove it\n"
         "Found 1 finding (1 warning).\n[*] 1 fixable with `--fix`.\n"
     )
+
+
+_STRINGS_AND_COMMENTS = '''\
+import pytest
+doc = """text
+# noqa: STP001 inside a docstring
+"""  # noqa: STP002
+joined = (
+    "first part "  # noqa: STP010
+    "second part # noqa: STP011"
+)
+shout = f"{doc!r} # noqa: STP012"  # noqa: STP013
+emoji = "🎉 # noqa: STP020"  # noqa: STP030
+@pytest.mark.parametrize("case", ["  # noqa: STP040"])  # steplint: disable=STP041
+def test(case): pass
+'''
+
+
+def test_directives_inside_strings_are_not_comments():
+    by_tree = scan_suppressions(_STRINGS_AND_COMMENTS, ast.parse(_STRINGS_AND_COMMENTS))
+    assert by_tree.noqa == {4: ("STP002",), 6: ("STP010",), 9: ("STP013",), 10: ("STP030",)}
+    assert by_tree.disabled == {11: ("STP041",)}
+    assert by_tree.noqa_spans[10] == (len('emoji = "🎉 # noqa: STP020"  '), len('emoji = "🎉 # noqa: STP020"  # noqa: STP030'))
+    assert by_tree == scan_suppressions(_STRINGS_AND_COMMENTS)  # what tokenize finds, for a file that does not parse

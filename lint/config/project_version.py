@@ -33,6 +33,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from steplint.config.toml_files import load_toml
 from steplint.core.framework_versions import Version, parse_version
 
 PACKAGES = ("agent-framework-core", "agent-framework")  # core first: it is what the rules are about
@@ -273,8 +274,7 @@ def _version(text: str) -> Version | None:
 
 def _toml(path: Path) -> dict:
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
+        return load_toml(path)
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):  # deep nesting recurses in tomllib
         return {}
 

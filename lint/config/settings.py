@@ -21,6 +21,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from steplint.config.project_version import detect, target_source
+from steplint.config.toml_files import load_toml
 from steplint.core.framework_versions import Version, checked_target
 
 #: Folders and files never linted unless named (``exclude`` replaces them, ``extend-exclude`` adds).
@@ -80,8 +81,7 @@ def find_pyproject(start: Path) -> tuple[Path | None, Path | None]:
 
 def read_toml(path: Path) -> dict:
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
+        return load_toml(path)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except UnicodeDecodeError as exc:  # tomllib decodes before it parses

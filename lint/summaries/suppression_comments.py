@@ -1,7 +1,10 @@
 """Find suppression comments in source text.
 
-Comments are found with ``tokenize`` so that a ``# noqa`` inside a string is
-not one; files without the words ``noqa`` or ``steplint`` skip the scan.
+A ``# noqa`` inside a string is not a comment: of the lines that hold a
+directive, the parts inside string literals are known from the file's syntax
+tree (only the statements around those lines are walked), and ``tokenize``
+finds the comments of a file that does not parse. Files without the words
+``noqa`` or ``steplint`` skip the scan.
 
 - ``# noqa`` / ``# noqa: STP001,STP0``: flake8's form (case-insensitive, codes
   separated by commas or spaces; each code silences the codes it prefixes);
@@ -12,10 +15,13 @@ not one; files without the words ``noqa`` or ``steplint`` skip the scan.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
 from typing import Iterator
+
+from steplint.source.python_parse import LINE_BREAK
 
 from steplint.core.summary import Suppressions
 
@@ -36,13 +42,14 @@ def parse_codes(text: str) -> tuple[str, ...]:
     return tuple(ALL if code.lower() == "all" else code.upper() for code in _CODES.findall(text))
 
 
-def scan_suppressions(text: str) -> Suppressions:
+def scan_suppressions(text: str, tree: ast.Module | None = None) -> Suppressions:
+    """The suppressions in ``text``; ``tree`` (its syntax tree, when it parses) says where its strings are."""
     found = Suppressions()
     if "noqa" not in text.lower() and "steplint" not in text:
         return found
     file_codes: list[str] = []
     lines: list[str] | None = None
-    for line, column, comment in _comments(text):
+    for line, column, comment in (_comments(text) if tree is None else _comments_outside_strings(text, tree)):
         noqa = NOQA.search(comment)
         if noqa is not None:
             codes = noqa.group("codes")
@@ -59,6 +66,93 @@ def scan_suppressions(text: str) -> Suppressions:
                 found.disabled[line] = found.disabled.get(line, ()) + codes
     found.file_disabled = tuple(file_codes)
     return found
+
+
+def _comments_outside_strings(text: str, tree: ast.Module) -> Iterator[tuple[int, int, str]]:
+    """(line, 0-based column, comment text) of the comments on lines that may hold a directive."""
+    lines = LINE_BREAK.split(text)
+    candidates = {
+        number for number, line in enumerate(lines, start=1)
+        if "#" in line and (NOQA.search(line) is not None or "steplint" in line)
+    }
+    if not candidates:
+        return
+    strings = _string_spans(tree, candidates, lines)
+    for number in sorted(candidates):
+        line = lines[number - 1]
+        inside = strings.get(number, ())
+        at = line.find("#")
+        while at >= 0 and any(start <= at < end for start, end in inside):
+            at = line.find("#", at + 1)
+        if at >= 0:
+            yield number, at, line[at:]
+
+
+def _string_spans(tree: ast.Module, wanted: set[int], lines: list[str]) -> dict[int, list[tuple[int, int]]]:
+    """For each line of ``wanted``, the character ranges string literals cover on it.
+
+    Only the statements around those lines are walked. A literal over several
+    lines may be adjacent strings joined (with comments between them): its own
+    text is tokenized to find the strings' exact extent.
+    """
+    spans: dict[int, list[tuple[int, int]]] = {}
+    low, high = min(wanted), max(wanted)
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if first is not None and last is not None:
+            decorators = getattr(node, "decorator_list", None)
+            if decorators:  # a definition's line is its ``def``: its decorators come before it
+                first = min(first, *(d.lineno for d in decorators))
+            if last < low or first > high or not any(first <= line <= last for line in wanted):
+                continue
+            if type(node) is ast.JoinedStr or (type(node) is ast.Constant and isinstance(node.value, (str, bytes))):
+                start = _chars(lines[first - 1], node.col_offset)
+                end = _chars(lines[last - 1], node.end_col_offset)
+                if first == last:
+                    spans.setdefault(first, []).append((start, end))
+                else:
+                    for line, piece in _token_spans(lines, first, start, last, end):
+                        spans.setdefault(line, []).append(piece)
+                continue
+        stack.extend(ast.iter_child_nodes(node))
+    return spans
+
+
+def _token_spans(lines: list[str], first: int, start: int, last: int, end: int) -> Iterator[tuple[int, tuple[int, int]]]:
+    """(line, character range) of each string token between (first, start) and (last, end)."""
+    segment = [lines[first - 1][start:], *lines[first:last - 1], lines[last - 1][:end]]
+    source = "(" + "\n".join(segment) + ")\n"  # in brackets, adjacent strings and comments tokenize as written
+    opened: tuple[int, int] | None = None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            kind = tokenize.tok_name.get(token.exact_type, "")
+            if token.type == tokenize.STRING or kind == "FSTRING_START":
+                opened = token.start
+            if token.type == tokenize.STRING or kind == "FSTRING_END":
+                assert opened is not None
+                yield from _covered(opened, token.end, first, start)
+                opened = None
+    except (tokenize.TokenError, SyntaxError, IndentationError, AssertionError):
+        for line in range(first, last + 1):  # cannot say: the whole literal counts as string
+            yield line, (start if line == first else 0, end if line == last else 1 << 30)
+
+
+def _covered(begin: tuple[int, int], finish: tuple[int, int], first: int, start: int) -> Iterator[tuple[int, tuple[int, int]]]:
+    """A token's (row, col) extent in the bracketed segment, as ranges of the file's lines."""
+    for row in range(begin[0], finish[0] + 1):
+        offset = start - 1 if row == 1 else 0  # the segment's first line starts at ``start``, after the bracket
+        low = begin[1] + offset if row == begin[0] else 0
+        high = finish[1] + offset if row == finish[0] else 1 << 30
+        yield first + row - 1, (low, high)
+
+
+def _chars(line: str, byte_offset: int) -> int:
+    """The character column of ``ast``'s UTF-8 byte offset on ``line``."""
+    if line.isascii():
+        return byte_offset
+    return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
 
 
 def _comments(text: str) -> Iterator[tuple[int, int, str]]:
