@@ -199,3 +199,57 @@ def test_every_noqa_naming_a_steplint_code_sends_its_file_to_analysis(pieces):
     codes = [code for codes in scan_suppressions(line).noqa.values() for code in codes]
     if any(code.startswith("STP") for code in codes):
         assert scan(line.encode()).must_check, line
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from agent_framework import step\n",
+        "from agent_framework import (\n    Agent,\n    workflow as flow,\n)\n",
+        "from agent_framework import Agent, \\\n    StepWrapper\n",
+        "import agent_framework as af\n\n@af.step\nasync def a(): ...\n",
+        "import agent_framework as af\ndeco = (af\n    .workflow)\n",
+        "import agent_framework as af\ndeco = getattr(af, 'step')\n",
+        "from agent_framework import *\n\n@step\nasync def a(): ...\n",
+        "from agent_framework import (\n    *\n)\nx = step\n",
+    ],
+    ids=["import", "import-list", "continued-import", "attribute", "attribute-over-lines", "quoted", "star",
+         "star-in-brackets"],
+)
+def test_a_factory_word_that_can_name_the_framework_s_counts(source):
+    assert scan(source.encode()).factory_reference
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from agent_framework import WorkflowBuilder\nworkflow = WorkflowBuilder().build()\n",
+        "from agent_framework import Agent\n\ndef run(step: int) -> None:\n    print(step)\n",
+        "from agent_framework import Agent\n# the next step is the workflow\n",
+        "from agent_framework import Agent\nsteps = [s for s in range(3)]\n",
+    ],
+    ids=["a-variable", "a-parameter", "a-comment", "a-longer-word"],
+)
+def test_a_bare_factory_word_is_no_reference(source):
+    found = scan(source.encode())
+    assert found.mentions and not found.factory_reference
+
+
+def test_a_file_whose_workflow_is_a_local_variable_is_not_analyzed(tmp_path):
+    _write(tmp_path, {
+        "graph.py": "from agent_framework import WorkflowBuilder\nworkflow = WorkflowBuilder().build()\n",
+        "flow.py": """\
+            from agent_framework import step
+
+            @step
+            async def inner(x: str) -> str:
+                return x
+
+            @step
+            async def outer(x: str) -> str:
+                return await inner(x)
+            """,
+    })
+    run = _run([str(tmp_path)], tmp_path)
+    assert [(Path(d.path).name, d.code) for d in run.result.diagnostics] == [("flow.py", "STP001")]
+    assert run.stats.checked == 1

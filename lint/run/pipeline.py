@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import uuid
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -163,7 +162,7 @@ class LintRun:
         run_files: dict[str, list[str]] = {}
         for m in modules:
             run_files.setdefault(m.module, []).append(m.path)
-        run = SharedRun(uuid.uuid4().hex, self.settings, tuple(roots), run_files, self.cache, tuple(self._search_roots))
+        run = SharedRun(os.urandom(16).hex(), self.settings, tuple(roots), run_files, self.cache, tuple(self._search_roots))
         checking = _Checking({}, {}, {}, set(), {})
         # Contiguous shares keep a package's modules (and what they import) in one worker.
         count = self.jobs * 4

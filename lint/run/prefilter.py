@@ -5,11 +5,14 @@ workflow: a name that resolves to ``agent_framework``'s ``step``,
 ``workflow`` or ``StepWrapper``, or to something made by one. Resolution only
 moves between modules through imports (and a package's own submodules), and
 the last part of a resolved external name is always text of some module on
-the way. So a file can hold a finding only if
+the way, where it names another module's binding: in an import, after a dot,
+quoted (``getattr``, ``__all__``), or anywhere in a file with a star import
+(a *factory reference*; a bare ``workflow = WorkflowBuilder()`` is none). So a
+file can hold a finding only if
 
-- it mentions ``agent_framework`` (or lives in a package of that name) and
-  contains one of the factory words, or
-- it contains a factory word and imports from a package through which an
+- it mentions ``agent_framework`` and holds a factory reference (in a package
+  named ``agent_framework``, where the factories are defined, any factory word), or
+- it holds a factory reference and imports from a package through which an
   ``agent_framework`` name can be reached (``exposing``), or
 - it imports from a package that can define steps or workflows (``defining``),
 - or it carries a steplint suppression comment (STP100 judges those),
@@ -47,6 +50,7 @@ _FACTORY_WORDS = ("step", "workflow", "StepWrapper")
 _NOQA_STP = re.compile(r"#\s*noqa[^\n]*stp", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d]\w*")
 _MODULE = re.compile(r"\.*[\w.\s]*")
+_STAR_IMPORT = re.compile(r"\bimport[ \t\\\r\n(]*\*")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ class Scan:
 
     mentions: bool  # ``agent_framework`` appears
     factory_word: bool  # ``step``, ``workflow`` or ``StepWrapper`` appears as a word
+    factory_reference: bool  # ... where it can name another module's: imported, an attribute, quoted
     heads: frozenset[str]  # the top-level names of its absolute imports
     relative: bool  # it has a relative import
     must_check: bool  # suppression comments, or bytes the scan cannot vouch for
@@ -62,7 +67,7 @@ class Scan:
 
 # Bytes that do not decode cannot parse either: the file is checked (it reports STP900)
 # but, as the index ignores broken modules, it exposes nothing to its importers.
-UNREADABLE_SCAN = Scan(False, False, frozenset(), False, True)
+UNREADABLE_SCAN = Scan(False, False, False, frozenset(), False, True)
 
 
 def scan(data: bytes) -> Scan:
@@ -83,10 +88,63 @@ def scan(data: bytes) -> Scan:
     return Scan(
         mentions=MAF in text,
         factory_word=any(_has_word(text, word) for word in _FACTORY_WORDS),
+        factory_reference=_factory_reference(text),
         heads=frozenset(heads),
         relative=relative,
         must_check=_suppression_comment(text),
     )
+
+
+def _factory_reference(text: str) -> bool:
+    """A factory word where it can name something another module made: imported, reached as an attribute
+    (``af.step``), quoted (``getattr(af, "step")``, ``__all__``), or anywhere in a file with a star import.
+
+    A name is bound from another module only by an import, an attribute or a star import, so a bare
+    ``workflow = WorkflowBuilder()`` or a ``step`` parameter cannot be the framework's.
+    """
+    imports: list[tuple[int, int]] | None = None
+    star = "*" in text and _STAR_IMPORT.search(text) is not None
+    for word in _FACTORY_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
+                if star or _after_dot(text, at) or _quoted(text, at, end):
+                    return True
+                if imports is None:
+                    imports = _import_spans(text)
+                if any(start <= at < stop for start, stop in imports):
+                    return True
+            at = text.find(word, end)
+    return False
+
+
+def _after_dot(text: str, at: int) -> bool:
+    before = at - 1
+    while before >= 0 and text[before] in " \t\r\n\f\\":
+        before -= 1
+    return before >= 0 and text[before] == "."
+
+
+def _quoted(text: str, at: int, end: int) -> bool:
+    return at > 0 and end < len(text) and text[at - 1] in "'\"" and text[end] == text[at - 1]
+
+
+def _import_spans(text: str) -> list[tuple[int, int]]:
+    """Where each import statement is: its logical line, and a parenthesized ``from`` list to its ``)``."""
+    spans = []
+    at = text.find("import")
+    while at >= 0:
+        end = at + 6
+        if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
+            stop = _line_end(text, end)
+            opening = text.find("(", end, stop)
+            if opening >= 0 and not text[end:opening].strip():
+                closing = text.find(")", opening)
+                stop = closing if closing >= 0 else len(text)
+            spans.append((_line_start(text, at), stop))
+        at = text.find("import", end)
+    return spans
 
 
 def _suppression_comment(text: str) -> bool:
@@ -214,15 +272,17 @@ class Prefilter:
         heads_needed = set().union(*own_heads.values()) if own_heads else set()
         self._load_packages(heads_needed)
         exposing = self._closure(lambda scans: any(s.mentions for s in scans))
-        defining = self._closure(lambda scans: any(s.factory_word for s in scans), within=exposing)
+        defining = self._closure(lambda scans: any(s.factory_reference for s in scans), within=exposing)
         for file in self.files:
             found = self.scans[file.path]
             heads = own_heads[file.path]
+            # The framework's own files define the factories: there a bare ``def step`` counts too.
+            factory = found.factory_word if file.head == MAF else found.factory_reference
             mentions = found.mentions or file.head == MAF
             if (
                 found.must_check
-                or (mentions and found.factory_word)
-                or (found.factory_word and heads & exposing)
+                or (mentions and factory)
+                or (factory and heads & exposing)
                 or heads & defining
             ):
                 self.verdict.candidates.add(file.path)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 
 @lru_cache(maxsize=4096)
@@ -21,6 +23,8 @@ def _spec(path: str, mtime_ns: int) -> pathspec.GitIgnoreSpec | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
+    import pathspec  # only a run that meets an ignore file pays for importing it (about 10 ms)
+
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
