@@ -253,3 +253,21 @@ def test_a_file_whose_workflow_is_a_local_variable_is_not_analyzed(tmp_path):
     run = _run([str(tmp_path)], tmp_path)
     assert [(Path(d.path).name, d.code) for d in run.result.diagnostics] == [("flow.py", "STP001")]
     assert run.stats.checked == 1
+
+
+def test_the_quick_syntax_check_of_skipped_files_agrees_with_the_parser(tmp_path):
+    from steplint.run.pipeline import parses
+
+    files = {
+        "fine.py": "x = 1\n",
+        "broken.py": "def broken(:\n    pass\n",
+        # The symbol table refuses these, the parser does not: no STP900, as for an analyzed file.
+        "module_nonlocal.py": "nonlocal x\n",
+        "both_global.py": "def f(a):\n    global a\n",
+    }
+    _write(tmp_path, files)
+    assert {name: parses(str(tmp_path / name)) for name in files} == {
+        "fine.py": True, "broken.py": False, "module_nonlocal.py": True, "both_global.py": True,
+    }
+    run = _run([str(tmp_path)], tmp_path)
+    assert [(Path(d.path).name, d.code) for d in run.result.diagnostics] == [("broken.py", "STP900")]

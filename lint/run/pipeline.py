@@ -36,7 +36,7 @@ from steplint.summaries.file_summary import read_and_summarize
 from steplint.summaries.stored import pickled_summary, unpickled_summary
 from steplint.run.findings_store import ModuleStore, RunFiles, next_store
 from steplint.config.settings import DEFAULT_MAX_FILE_SIZE
-from steplint.source.python_parse import quiet_parse
+from steplint.source.python_parse import quiet_parse, surely_parses
 from steplint.source.reading import UnreadableSource, decode_source, read_source
 from steplint.run.prefilter import UNREADABLE_SCAN, Prefilter, Scan, scan
 from steplint.source.module_identity import ModuleFile, module_file
@@ -429,7 +429,10 @@ def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
     """
     try:
         text = decode_source(read_source(path, max_size))
-        quiet_parse(text[1:] if text.startswith("\ufeff") else text, path)
+        text = text[1:] if text.startswith("\ufeff") else text
+        if surely_parses(text, path):
+            return True
+        quiet_parse(text, path)  # what the symbol table refuses (``nonlocal`` at module level) may still parse
     except Exception:  # unreadable, undecodable, a syntax error, too deep...: let the summary say
         return False
     return True

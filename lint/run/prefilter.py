@@ -24,11 +24,12 @@ discovered files and the packages on disk under their roots, so a re-export
 any number of modules away counts. The scan over-approximates (an import in a
 string counts); it never under-approximates.
 
-A file the prefilter skips is never parsed, so a syntax error in a file that
-cannot hold any Agent Framework finding is not reported when it was found by
-walking a folder (a file named on the command line is always analyzed); see
-bench/README.md for the measurements behind this choice. A rule that can fire
-on a file without Agent Framework code must be taught here.
+A file the prefilter skips is not summarized; it is only checked for syntax
+errors (``pipeline.parses``: its ``__pycache__`` vouches for it, or the symbol
+table is built from it), and analyzed after all when that check fails, so a
+broken file is still an STP900. A file named on the command line is always
+analyzed. A rule that can fire on a file without Agent Framework code must be
+taught here.
 """
 
 from __future__ import annotations
