@@ -331,7 +331,6 @@ class Session:
         self.evaluated: set[int] = set()
         self.pending: list[Unit] = []  # called past MAX_DEPTH: run next from the top of the stack
         self._mro_cache: dict = {}
-        self.changed = False
         # What this pass read that can still grow (cells, returns, closures' names...), and whether one of them
         # grew after it was read: only then can another pass compute anything new (see ``run``).
         self.observed: set = set()
@@ -347,7 +346,6 @@ class Session:
         a session stops as soon as nothing it read grew after the read (most stop after one pass).
         """
         for _ in range(MAX_PASSES):
-            self.changed = False
             self.stale = False
             self.observed = set()
             self.evaluated = set()
@@ -359,9 +357,9 @@ class Session:
             if not self.stale:
                 return
 
-    def _grew(self, key: tuple) -> None:
-        self.changed = True
-        if key in self.observed:
+    def _grew(self, *keys: tuple) -> None:
+        """What ``keys`` name has new values: another pass is due if this one read it before."""
+        if any(key in self.observed for key in keys):
             self.stale = True
 
     def new_unit(self, function: Value, summary: FunctionSummary, module: ModuleSummary, params: tuple[Values, ...],
@@ -371,7 +369,6 @@ class Session:
         self.units[(function, params, wide)] = unit
         self.by_function.setdefault(function, []).append(unit)
         self.created += 1
-        self.changed = True
         return unit
 
     def root_unit(self, function: FunctionValue, receiver: Value | None = None, unknown: bool = True) -> Unit | None:
@@ -858,9 +855,7 @@ class Session:
             grew = grew or self.writers[cell] != -1  # a read of one writer's own items no longer holds
         self.writers[cell] = writer
         if grew:
-            self.changed = True
-            if cell in self.observed or ("all", value) in self.observed:
-                self.stale = True
+            self._grew(cell, ("all", value))
         if frame is not None and frame.kind != "class":
             frame.cells[cell] = values if exact or cell not in frame.cells else bounded(frame.cells[cell] | values)
 
@@ -1445,8 +1440,9 @@ class Session:
             del self.units[(function, wide.params, True)]
             wide.params = merged
             self.units[(function, merged, True)] = wide
-            self.changed = True
             self.evaluated.discard(wide.id)
+            if wide in self.stack:  # it cannot run again now with the wider arguments: the next pass does
+                self.stale = True
         return wide
 
     def bind_arguments(self, function: FunctionValue, summary: FunctionSummary, receiver: Value | None, args: list,
@@ -1591,9 +1587,7 @@ class Session:
             key = (span.line, span.col, span.end_line, span.end_col)
             name = builtin_models.public_asyncio_name(callee.name)
             found = frame.unit.handed.setdefault(key, {}).setdefault(name, set())
-            if not given <= found:
-                found.update(given)
-                self.changed = True
+            found.update(given)  # read once the session is done, never while it runs
 
     def awaited(self, values: Values) -> Values:
         found: set = set()
