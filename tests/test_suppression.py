@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import os
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from cli_samples import nested, steplint
 from steplint.config.settings import Settings
 from steplint.api import lint_paths
 from steplint.report.suppression import glob_matches, per_file_ignores
+from steplint.source.reading import parse_text
 from steplint.summaries.suppression_comments import scan_suppressions
 
 def lint(tmp_path: Path, comment: str = "", use_noqa: bool = True, **settings) -> list[tuple[int, str]]:
@@ -229,7 +229,7 @@ def test(case): pass
 
 
 def test_directives_inside_strings_are_not_comments():
-    by_tree = scan_suppressions(_STRINGS_AND_COMMENTS, ast.parse(_STRINGS_AND_COMMENTS))
+    by_tree = scan_suppressions(_STRINGS_AND_COMMENTS, parse_text(_STRINGS_AND_COMMENTS))
     assert by_tree.noqa == {4: ("STP002",), 6: ("STP010",), 9: ("STP013",), 10: ("STP030",)}
     assert by_tree.disabled == {11: ("STP041",)}
     assert by_tree.noqa_spans[10] == (len('emoji = "🎉 # noqa: STP020"  '), len('emoji = "🎉 # noqa: STP020"  # noqa: STP030'))

@@ -46,11 +46,16 @@ class ParsedSource:
     _lines: list[str] | None = field(default=None, repr=False)
     _byte_maps: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict, repr=False)
 
-    def line_text(self, line: int) -> str:
+    def lines(self) -> list[str]:
+        """The text's lines, as Python's tokenizer breaks them (``ast``'s line n is item n - 1)."""
         if self._lines is None:
             self._lines = LINE_BREAK.split(self.text)
-        if 1 <= line <= len(self._lines):
-            return self._lines[line - 1]
+        return self._lines
+
+    def line_text(self, line: int) -> str:
+        lines = self.lines()
+        if 1 <= line <= len(lines):
+            return lines[line - 1]
         return ""
 
     def column(self, line: int, byte_offset: int) -> int:

@@ -83,7 +83,7 @@ _OPERATORS = {ast.Add: "+", ast.BitOr: "|", ast.Mult: "*"}
 
 def summarize(parsed: ParsedSource, path: str, module: str, is_package: bool) -> ModuleSummary:
     summary = ModuleSummary(path=path, module=module, is_package=is_package, line_count=parsed.line_count)
-    summary.suppressions = scan_suppressions(parsed.text, parsed.tree)
+    summary.suppressions = scan_suppressions(parsed.text, parsed)
     if parsed.error is not None:
         summary.error = parsed.error
         return summary

@@ -21,9 +21,8 @@ import re
 import tokenize
 from typing import Iterator
 
-from steplint.source.python_parse import LINE_BREAK
-
 from steplint.core.summary import Suppressions
+from steplint.source.reading import ParsedSource
 
 # flake8's NOQA_INLINE_REGEXP (a code is letters then digits), with "#noqa" allowed as ruff does.
 NOQA = re.compile(
@@ -42,14 +41,16 @@ def parse_codes(text: str) -> tuple[str, ...]:
     return tuple(ALL if code.lower() == "all" else code.upper() for code in _CODES.findall(text))
 
 
-def scan_suppressions(text: str, tree: ast.Module | None = None) -> Suppressions:
-    """The suppressions in ``text``; ``tree`` (its syntax tree, when it parses) says where its strings are."""
+def scan_suppressions(text: str, parsed: ParsedSource | None = None) -> Suppressions:
+    """The suppressions in ``text``; ``parsed`` (the text parsed, when it parses) says where its strings are."""
     found = Suppressions()
     if "noqa" not in text.lower() and "steplint" not in text:
         return found
     file_codes: list[str] = []
     lines: list[str] | None = None
-    for line, column, comment in (_comments(text) if tree is None else _comments_outside_strings(text, tree)):
+    tree = parsed.tree if parsed is not None else None
+    comments = _comments_outside_strings(parsed, tree) if parsed is not None and tree is not None else _comments(text)
+    for line, column, comment in comments:
         noqa = NOQA.search(comment)
         if noqa is not None:
             codes = noqa.group("codes")
@@ -68,16 +69,16 @@ def scan_suppressions(text: str, tree: ast.Module | None = None) -> Suppressions
     return found
 
 
-def _comments_outside_strings(text: str, tree: ast.Module) -> Iterator[tuple[int, int, str]]:
+def _comments_outside_strings(parsed: ParsedSource, tree: ast.Module) -> Iterator[tuple[int, int, str]]:
     """(line, 0-based column, comment text) of the comments on lines that may hold a directive."""
-    lines = LINE_BREAK.split(text)
+    lines = parsed.lines()
     candidates = {
         number for number, line in enumerate(lines, start=1)
         if "#" in line and (NOQA.search(line) is not None or "steplint" in line)
     }
     if not candidates:
         return
-    strings = _string_spans(tree, candidates, lines)
+    strings = _string_spans(parsed, tree, candidates)
     for number in sorted(candidates):
         line = lines[number - 1]
         inside = strings.get(number, ())
@@ -88,7 +89,7 @@ def _comments_outside_strings(text: str, tree: ast.Module) -> Iterator[tuple[int
             yield number, at, line[at:]
 
 
-def _string_spans(tree: ast.Module, wanted: set[int], lines: list[str]) -> dict[int, list[tuple[int, int]]]:
+def _string_spans(parsed: ParsedSource, tree: ast.Module, wanted: set[int]) -> dict[int, list[tuple[int, int]]]:
     """For each line of ``wanted``, the character ranges string literals cover on it.
 
     Only the statements around those lines are walked. A literal over several
@@ -108,12 +109,12 @@ def _string_spans(tree: ast.Module, wanted: set[int], lines: list[str]) -> dict[
             if last < low or first > high or not any(first <= line <= last for line in wanted):
                 continue
             if type(node) is ast.JoinedStr or (type(node) is ast.Constant and isinstance(node.value, (str, bytes))):
-                start = _chars(lines[first - 1], node.col_offset)
-                end = _chars(lines[last - 1], node.end_col_offset)
+                start = parsed.column(first, node.col_offset)
+                end = parsed.column(last, node.end_col_offset)
                 if first == last:
                     spans.setdefault(first, []).append((start, end))
                 else:
-                    for line, piece in _token_spans(lines, first, start, last, end):
+                    for line, piece in _token_spans(parsed.lines(), first, start, last, end):
                         spans.setdefault(line, []).append(piece)
                 continue
         stack.extend(ast.iter_child_nodes(node))
@@ -146,13 +147,6 @@ def _covered(begin: tuple[int, int], finish: tuple[int, int], first: int, start:
         low = begin[1] + offset if row == begin[0] else 0
         high = finish[1] + offset if row == finish[0] else 1 << 30
         yield first + row - 1, (low, high)
-
-
-def _chars(line: str, byte_offset: int) -> int:
-    """The character column of ``ast``'s UTF-8 byte offset on ``line``."""
-    if line.isascii():
-        return byte_offset
-    return len(line.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace"))
 
 
 def _comments(text: str) -> Iterator[tuple[int, int, str]]:
