@@ -39,7 +39,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from steplint.analysis.index import EXTERNAL_ROOTS
 from steplint.source.module_identity import ModuleFile
@@ -106,17 +106,13 @@ def _factory_reference(text: str) -> bool:
     imports: list[tuple[int, int]] | None = None
     star = "*" in text and _STAR_IMPORT.search(text) is not None
     for word in _FACTORY_WORDS:
-        at = text.find(word)
-        while at >= 0:
-            end = at + len(word)
-            if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
-                if star or _after_dot(text, at) or _quoted(text, at, end):
-                    return True
-                if imports is None:
-                    imports = _import_spans(text)
-                if any(start <= at < stop for start, stop in imports):
-                    return True
-            at = text.find(word, end)
+        for at in _word_positions(text, word):
+            if star or _after_dot(text, at) or _quoted(text, at, at + len(word)):
+                return True
+            if imports is None:
+                imports = _import_spans(text)
+            if any(start <= at < stop for start, stop in imports):
+                return True
     return False
 
 
@@ -134,17 +130,14 @@ def _quoted(text: str, at: int, end: int) -> bool:
 def _import_spans(text: str) -> list[tuple[int, int]]:
     """Where each import statement is: its logical line, and a parenthesized ``from`` list to its ``)``."""
     spans = []
-    at = text.find("import")
-    while at >= 0:
+    for at in _word_positions(text, "import"):
         end = at + 6
-        if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
-            stop = _line_end(text, end)
-            opening = text.find("(", end, stop)
-            if opening >= 0 and not text[end:opening].strip():
-                closing = text.find(")", opening)
-                stop = closing if closing >= 0 else len(text)
-            spans.append((_line_start(text, at), stop))
-        at = text.find("import", end)
+        stop = _line_end(text, end)
+        opening = text.find("(", end, stop)
+        if opening >= 0 and not text[end:opening].strip():
+            closing = text.find(")", opening)
+            stop = closing if closing >= 0 else len(text)
+        spans.append((_line_start(text, at), stop))
     return spans
 
 
@@ -164,28 +157,24 @@ def _imports(text: str) -> tuple[set[str], bool]:
     """
     heads: set[str] = set()
     relative = False
-    size = len(text)
-    at = text.find("import")
-    while at >= 0:
+    for at in _word_positions(text, "import"):
         end = at + 6
-        if (at == 0 or not _is_word(text[at - 1])) and (end >= size or not _is_word(text[end])):
-            before = _joined(text[_line_start(text, at) : at])
-            origin = before.rfind("from")
-            module = before[origin + 4 :].strip() if origin >= 0 else ""
-            if origin >= 0 and (origin == 0 or not _is_word(before[origin - 1])) and _MODULE.fullmatch(module):
-                if module.startswith("."):
-                    relative = True
-                else:
-                    found = _WORD.match(module)
-                    if found is not None:
-                        heads.add(found.group(0))
+        before = _joined(text[_line_start(text, at) : at])
+        origin = before.rfind("from")
+        module = before[origin + 4 :].strip() if origin >= 0 else ""
+        if origin >= 0 and (origin == 0 or not _is_word(before[origin - 1])) and _MODULE.fullmatch(module):
+            if module.startswith("."):
+                relative = True
             else:
-                statement = _joined(text[end : _line_end(text, end)])
-                for item in statement.split(";", 1)[0].split("#", 1)[0].split(","):
-                    found = _WORD.search(item)
-                    if found is not None:
-                        heads.add(found.group(0))
-        at = text.find("import", end)
+                found = _WORD.match(module)
+                if found is not None:
+                    heads.add(found.group(0))
+        else:
+            statement = _joined(text[end : _line_end(text, end)])
+            for item in statement.split(";", 1)[0].split("#", 1)[0].split(","):
+                found = _WORD.search(item)
+                if found is not None:
+                    heads.add(found.group(0))
     return heads, relative
 
 
@@ -216,13 +205,18 @@ def _joined(line: str) -> str:
 
 def _has_word(text: str, word: str) -> bool:
     """``word`` occurs as a whole identifier (``step`` in ``@step``, not in ``steps``)."""
+    return next(_word_positions(text, word), None) is not None
+
+
+def _word_positions(text: str, word: str) -> Iterator[int]:
+    """Where ``word`` occurs as a whole identifier, in order."""
+    size = len(text)
     at = text.find(word)
     while at >= 0:
         end = at + len(word)
-        if (at == 0 or not _is_word(text[at - 1])) and (end >= len(text) or not _is_word(text[end])):
-            return True
+        if (at == 0 or not _is_word(text[at - 1])) and (end >= size or not _is_word(text[end])):
+            yield at
         at = text.find(word, end)
-    return False
 
 
 def _is_word(char: str) -> bool:
