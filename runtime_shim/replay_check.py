@@ -59,7 +59,6 @@ from steplint.runtime_shim.replay_digest import (
     record_call,
 )
 from steplint.runtime_shim.replay_records import (
-    LOG_ATTRIBUTE,
     RecordLog,
     chunk_keys,
     log_of,
@@ -174,11 +173,9 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return found, value
-        log = self.__dict__.get(LOG_ATTRIBUTE)
-        if log is None or log.counts is not self._step_cache_auto_request_info_counts:
-            log = log_of(self, chunk_key)
-            self.__dict__.setdefault(JUDGED_ATTRIBUTE, log.restored or not self._step_cache)
-        verified_cache = self.__dict__[JUDGED_ATTRIBUTE]
+        log = log_of(self, chunk_key)
+        # Judged once, at the run's first lookup: a cache restored without the log was made without the shim.
+        verified_cache = self.__dict__.setdefault(JUDGED_ATTRIBUTE, log.restored or not self._step_cache)
         if by_identity(key):
             # The entry, if any, is this call's by construction (a miss: MAF also looks up the call-order key,
             # for old checkpoints, but caches the result under this one). Unless a cache made without the shim
