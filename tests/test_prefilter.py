@@ -227,8 +227,9 @@ def test_a_factory_word_that_can_name_the_framework_s_counts(source):
         "from agent_framework import Agent\n\ndef run(step: int) -> None:\n    print(step)\n",
         "from agent_framework import Agent\n# the next step is the workflow\n",
         "from agent_framework import Agent\nsteps = [s for s in range(3)]\n",
+        "from agent_framework import Agent\nreimport *args\nstep = 1\n",
     ],
-    ids=["a-variable", "a-parameter", "a-comment", "a-longer-word"],
+    ids=["a-variable", "a-parameter", "a-comment", "a-longer-word", "a-word-ending-in-import"],
 )
 def test_a_bare_factory_word_is_no_reference(source):
     found = scan(source.encode())
