@@ -122,6 +122,27 @@ def test_a_skipped_file_without_bytecode_is_parsed_once_for_syntax_errors(tmp_pa
     assert run.result.diagnostics == _run([str(tmp_path)], tmp_path, prefilter=False).result.diagnostics
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_skipped_file_a_checked_module_imported_is_not_parsed_again(tmp_path, jobs):
+    """The check's summary of an import vouches for its syntax; an import that does not parse is still an STP900,
+    and so is a broken namesake of a skipped file (the namesakes are checked together)."""
+    files = {f"steps_{i}.py": "from agent_framework import step\nfrom helpers import fetch\n\n"
+             "@step\nasync def s(x: str) -> str:\n    return fetch(x)\n" for i in range(40)}
+    files.update({"helpers.py": "def fetch(x):\n    return x\n", "broken_helper.py": "def fetch(:\n",
+                  "plain.py": "x = 1\n", "twin.py": "y = 2\n", "twin/__init__.py": "def z(:\n"})
+    files["steps_0.py"] += "from broken_helper import fetch as other\n"
+    _write(tmp_path, files)
+    run = LintRun(Settings(project_root=tmp_path), jobs=jobs)
+    result = run.run([str(tmp_path)])
+    found = sorted((Path(d.path).relative_to(tmp_path).as_posix(), d.code) for d in result.diagnostics)
+    assert found == [("broken_helper.py", "STP900"), ("twin/__init__.py", "STP900")]
+    # helpers.py parsed in the check; broken_helper.py (its summary has an error), plain.py and the twins were parsed
+    assert run.stats.syntax_checked == 4
+    assert run.stats.checked == 40 + 3  # the steps, broken_helper.py, and twin.py with its broken namesake
+    without = LintRun(Settings(project_root=tmp_path), jobs=jobs, prefilter=False).run([str(tmp_path)])
+    assert result.diagnostics == without.diagnostics
+
+
 def test_bytecode_proves_a_file_parses_only_for_its_exact_stat(tmp_path):
     path = tmp_path / "mod.py"
     path.write_text("x = 1\n", encoding="utf-8")

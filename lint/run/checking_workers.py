@@ -45,6 +45,7 @@ class ShareFindings:
     loaded: dict[str, list[str]]
     consulted: set[str]
     summarized: int  # files parsed and summarized (the others' summaries were stored)
+    parsed: dict[str, str | None]  # summaries without an error since the last share: absolute path -> content hash
 
 
 class _Checker:
@@ -56,6 +57,7 @@ class _Checker:
         self.analysis = new_analysis([], run.settings, self.loader)
         self.rules = rules_for(run.settings)
         self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored
+        self.parsed: dict[str, str | None] = {}
 
     def check(self, share: list[str]) -> ShareFindings:
         collector.use_batch_thresholds()  # also under spawn, where the parent's setting is not inherited
@@ -70,14 +72,16 @@ class _Checker:
                 index.module(summary.module, summary.module)  # the name's first file takes it, as in one process
                 index.add(summary)
             checked.append((path, digest, stored, module_findings(self.analysis, self.rules, summary, self.loader.load)))
-        found = ShareFindings(checked, index.edges, self.loader.loaded, self.loader.consulted, self.summarized)
-        index.edges, self.loader.loaded, self.loader.consulted, self.summarized = {}, {}, set(), 0
+        found = ShareFindings(checked, index.edges, self.loader.loaded, self.loader.consulted, self.summarized, self.parsed)
+        index.edges, self.loader.loaded, self.loader.consulted, self.summarized, self.parsed = {}, {}, set(), 0, {}
         return found
 
     def summary(self, path: str) -> ModuleSummary:
         """The stored summary of these bytes as this module, else one made now (and stored)."""
         digest, stored, summary = self._summary(path)
         self.origins[os.path.abspath(path)] = (digest, stored)
+        if summary.error is None:
+            self.parsed[os.path.abspath(path)] = digest
         return summary
 
     def _summary(self, path: str) -> tuple[str | None, bool, ModuleSummary]:

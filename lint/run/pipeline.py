@@ -6,6 +6,7 @@ files (discovery) -> a replayed run, when nothing it consulted changed
       -> findings kept per module, for modules whose dependencies did not change
       -> summaries of the others (the cache by content hash, else a process pool)
       -> one analysis of those in this process (modules they import load lazily)
+      -> the syntax check of skipped files no summary vouched for (a broken one is checked then)
       -> suppression and STP100 over every module's findings
 
 The findings do not depend on the cache, the number of jobs or the prefilter:
@@ -55,6 +56,17 @@ class _Checking:
     loaded: dict[str, list[str]]
     consulted: set[str]
     summaries: dict[str, ModuleSummary]  # those built in this process (none when workers checked)
+    parsed: dict[str, str | None] = field(default_factory=dict)  # absolute path -> digest of the bytes that parsed
+
+    def merge(self, other: "_Checking") -> None:
+        self.findings.update(other.findings)
+        for name, asked in other.edges.items():
+            self.edges.setdefault(name, set()).update(asked)
+        for name, loaded in other.loaded.items():
+            self.loaded.setdefault(name, []).extend(loaded)
+        self.consulted |= other.consulted
+        self.summaries.update(other.summaries)
+        self.parsed.update(other.parsed)
 
 
 @dataclass
@@ -78,6 +90,7 @@ class LintRun:
         self._dirty = False
         self._summaries: dict[str, ModuleSummary] = {}
         self._digests: dict[str, str | None] = {}  # absolute path -> content hash as read in this run
+        self._parsed: dict[str, str | None] = {}  # summaries without an error: absolute path -> digest of their bytes
 
     @property
     def _entries(self) -> dict[str, FileEntry]:
@@ -108,24 +121,29 @@ class LintRun:
         verdict = None
         if self.prefilter and not named.issuperset(sources):
             verdict = Prefilter(modules, {p: s.scan for p, s in sources.items()}, self._scan_path).decide()
-            checked_paths = verdict.candidates | (named & set(sources))
-            checked_paths = _with_namesakes(modules, checked_paths | self._unparsed_skipped(modules, checked_paths))
+            checked_paths = _with_namesakes(modules, verdict.candidates | (named & set(sources)))
         else:
             checked_paths = set(sources)
-        checked = [m for m in modules if m.path in checked_paths]
-        self.stats.checked = len(checked)
         run_files = [(m.path, m.module, m.is_package) for m in modules]
         previous = self._previous_store(run_key, run_files)
         changed = previous.changed_names(self._digest) if previous is not None else set()
-        kept = _kept_findings(previous, changed, checked)
-        to_check = [m.path for m in checked if m.path not in kept]
         roots = list(dict.fromkeys(m.root for m in modules))
         self._search_roots = search_roots_for(self.settings, paths)
         rules = rules_for(self.settings)
-        if workers_for(len(to_check), self.jobs) > 1:
-            checking = self._check_in_workers(to_check, modules, roots)
-        else:
-            checking = self._check_here(to_check, modules, roots, rules)
+        kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, rules,
+                                     previous, changed)
+        if verdict is not None:
+            # After the check, whose summaries vouch for the skipped files they imported: a skipped file that
+            # may not parse is checked after all (a broken one reports STP900), with its namesakes.
+            broken = _with_namesakes(modules, self._unparsed_skipped(modules, checked_paths, checking.parsed))
+            later = [m for m in modules if m.path in broken and m.path not in checked_paths]
+            if later:
+                kept_later, checking_later = self._check(later, modules, roots, rules, previous, changed)
+                kept.update(kept_later)
+                checking.merge(checking_later)
+                checked_paths.update(m.path for m in later)
+        checked = [m for m in modules if m.path in checked_paths]
+        self.stats.checked = len(checked)
         fresh = checking.findings
         self.stats.analyzed = len(fresh)
         findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
@@ -143,6 +161,15 @@ class LintRun:
             self.cache.prune_if_due()
         return result
 
+    def _check(self, checked: list[ModuleFile], modules: list[ModuleFile], roots: list[str], rules: list[Rule],
+               previous: ModuleStore | None, changed: set[str]) -> tuple[dict[str, ModuleFindings], _Checking]:
+        """The kept findings of ``checked`` modules that reach no change, and the others' findings, checked now."""
+        kept = _kept_findings(previous, changed, checked)
+        to_check = [m.path for m in checked if m.path not in kept]
+        if workers_for(len(to_check), self.jobs) > 1:
+            return kept, self._check_in_workers(to_check, modules, roots)
+        return kept, self._check_here(to_check, modules, roots, rules)
+
     def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str], rules: list[Rule]) -> _Checking:
         """Summaries and one analysis in this process (a few files: a pool costs more than it saves)."""
         summaries = self._summarize(paths)
@@ -155,7 +182,8 @@ class LintRun:
                               search_roots=self._search_roots)
         analysis = new_analysis(summaries, self.settings, loader)
         findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
-        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
+        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries},
+                         dict(self._parsed))
 
     def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
         """Each worker summarizes and checks a share of ``paths``; this process only gathers their findings."""
@@ -172,11 +200,7 @@ class LintRun:
             for path, digest, stored, found in share.modules:
                 checking.findings[path] = found
                 self._note_stored_summary(path, digest, stored)
-            for name, asked in share.edges.items():
-                checking.edges.setdefault(name, set()).update(asked)
-            for name, loaded in share.loaded.items():
-                checking.loaded.setdefault(name, []).extend(loaded)
-            checking.consulted |= share.consulted
+            checking.merge(_Checking({}, share.edges, share.loaded, share.consulted, {}, share.parsed))
         return checking
 
     def _previous_store(self, key: str, run_files: RunFiles) -> ModuleStore | None:
@@ -242,19 +266,25 @@ class LintRun:
         self._dirty = True
         return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
 
-    def _unparsed_skipped(self, modules: list[ModuleFile], checked: set[str]) -> set[str]:
+    def _unparsed_skipped(self, modules: list[ModuleFile], checked: set[str], parsed: dict[str, str | None]) -> set[str]:
         """Skipped files that may not parse: they are checked after all (a broken one reports STP900).
 
-        A ``__pycache__`` file that this interpreter wrote for the file's current
-        stat proves it compiles (the import system trusts the same test); every
-        other skipped file is parsed, in the pool, and the answer is cached.
+        A file the check summarized (an import of a checked module) without an
+        error parsed. A ``__pycache__`` file that this interpreter wrote for the
+        file's current stat proves it compiles (the import system trusts the same
+        test). Every other skipped file is parsed, in the pool, and the answer is
+        cached.
         """
         unknown = []
         for m in modules:
             if m.path in checked:
                 continue
-            entry = self._entries.get(os.path.abspath(m.path))
-            if entry is None or entry.syntax_ok is None:
+            absolute = os.path.abspath(m.path)
+            entry = self._entries.get(absolute)
+            if entry is not None and entry.syntax_ok is None and entry.digest is not None and parsed.get(absolute) == entry.digest:
+                entry.syntax_ok = True
+                self._dirty = True
+            elif entry is None or entry.syntax_ok is None:
                 unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
         for path, ok in zip(unknown, self._pool.map(partial(parses, max_size=self.settings.max_file_size), unknown)):
@@ -313,6 +343,8 @@ class LintRun:
             self._dirty = True
             return None
         self._summaries[absolute] = summary
+        if summary.error is None:
+            self._parsed[absolute] = entry.digest
         return summary
 
     def _within_size_limit(self, key: tuple[int, int, int]) -> bool:
@@ -322,6 +354,8 @@ class LintRun:
 
     def _remember(self, summary: ModuleSummary, digest: str | None, stored: bool) -> None:
         self._summaries[os.path.abspath(summary.path)] = summary
+        if summary.error is None:
+            self._parsed[os.path.abspath(summary.path)] = digest
         self._note_stored_summary(summary.path, digest, stored)
 
     def _note_stored_summary(self, path: str, digest: str | None, stored: bool) -> None:

@@ -25,9 +25,9 @@ any number of modules away counts. The scan over-approximates (an import in a
 string counts); it never under-approximates.
 
 A file the prefilter skips is not summarized; it is only checked for syntax
-errors (``pipeline.parses``: its ``__pycache__`` vouches for it, or the symbol
-table is built from it), and analyzed after all when that check fails, so a
-broken file is still an STP900. A file named on the command line is always
+errors (a checked module imported it and its summary parsed, its ``__pycache__``
+vouches for it, or ``pipeline.parses`` builds its symbol table), and analyzed
+after all when that check fails, so a broken file is still an STP900. A file named on the command line is always
 analyzed. A rule that can fire on a file without Agent Framework code must be
 taught here.
 """
