@@ -108,16 +108,21 @@ class _Scope:
 class _Positions:
     """Spans of one parsed file's nodes, in characters."""
 
-    __slots__ = ("parsed", "ascii")
+    __slots__ = ("parsed", "wide_lines")
 
     def __init__(self, parsed: ParsedSource):
         self.parsed = parsed
-        self.ascii = parsed.text.isascii()
+        # The lines (1-based) with a non-ASCII character: elsewhere ``ast``'s byte offsets are the columns.
+        text = parsed.text
+        self.wide_lines = frozenset() if text.isascii() else frozenset(
+            number for number, line in enumerate(parsed.lines(), 1) if not line.isascii()
+        )
 
     def span(self, node: ast.AST) -> Span:
         line = node.lineno  # type: ignore[attr-defined]
         end_line = getattr(node, "end_lineno", None) or line
-        if self.ascii:  # ``ast``'s byte offsets are the character columns
+        wide = self.wide_lines
+        if not wide or (line not in wide and end_line not in wide):
             start = node.col_offset  # type: ignore[attr-defined]
             return Span(line, start, end_line, getattr(node, "end_col_offset", None) or start)
         column = self.parsed.column
@@ -722,6 +727,18 @@ def _expression_fields(kind: type) -> tuple[str, ...]:
     return found
 
 
+def _child_expressions(node: ast.AST, kind: type) -> Iterator[ast.expr]:
+    """The expressions directly under ``node``, in ``ast.iter_child_nodes`` order."""
+    for name in _expression_fields(kind):
+        value = getattr(node, name)
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, ast.expr):
+                    yield item
+        elif isinstance(value, ast.expr):
+            yield value
+
+
 _COLLECTING_METHODS = frozenset({"append", "extend", "add", "insert"})
 
 
@@ -823,6 +840,9 @@ class _Forms:
         return self.sites
 
     def of(self, node: ast.AST) -> Expr:
+        if type(node) is ast.Name:  # the commonest node: its form is shared anyway, so the memo is skipped
+            found = self.shared.get(node.id)  # type: ignore[attr-defined]
+            return found if found is not None else self._ref(node.id)  # type: ignore[attr-defined]
         found = self.by_node.get(id(node))
         if found is None:
             found = self.by_node[id(node)] = self._build(node)
@@ -907,8 +927,8 @@ class _Forms:
             return YieldForm(self.of(node.value) if node.value is not None else None, kind is ast.YieldFrom)
         effects = self.effects
         parts = tuple(
-            self.of(child) for child in ast.iter_child_nodes(node)
-            if isinstance(child, ast.expr) and (effects is None or id(child) in effects)
+            self.of(child) for child in _child_expressions(node, kind)
+            if effects is None or id(child) in effects
         )
         return Opaque(parts) if parts else self._display("other")
 
