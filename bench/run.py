@@ -260,22 +260,27 @@ def goals(corpora: list[Corpus]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def editor_latency(args: argparse.Namespace, corpus: Corpus) -> str:
-    """E1: bench/lsp_latency.py against the installed server, on the hub module of maf-real."""
+def editor_latency(args: argparse.Namespace, corpus: Corpus, label: str, file: str) -> str:
+    """bench/lsp_latency.py against the installed server, on one file of maf-real.
+
+    E1, the goal, is the hub module (the worst case: 4,134 lines to summarize per edit); E2 is a
+    workflow sample, what someone writing workflows edits, for scale.
+    """
     python = tool(args.bin, "python") or sys.executable
     steplint = tool(args.bin, "steplint") or "steplint"
     done = subprocess.run(
         [python, str(HERE / "lsp_latency.py"), "--server", f"{steplint} lsp", "--root", corpus.path,
-         "--edits", str(args.lsp_edits), os.path.join(corpus.path, MAF_REAL_HUB)],
+         "--edits", str(args.lsp_edits), os.path.join(corpus.path, file)],
         capture_output=True, text=True, timeout=1800,
     )
     if done.returncode != 0:
-        return f"- E1: editor latency not measured: {done.stderr.strip().splitlines()[-1:]}\n"
+        return f"- {label}: editor latency not measured: {done.stderr.strip().splitlines()[-1:]}\n"
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     met = summary["median_ms"] <= 50 and summary["p95_ms"] <= 150
-    return (f"- E1: didChange -> publishDiagnostics on {MAF_REAL_HUB}, {summary['edits']} edits, debounce "
+    verdict = ("met" if met else "NOT met") if label == "E1" else "for scale, not the goal"
+    return (f"- {label}: didChange -> publishDiagnostics on {file}, {summary['edits']} edits, debounce "
             f"excluded: median {summary['median_ms']:.0f} ms, p95 {summary['p95_ms']:.0f} ms (goal <= 50 / <= 150): "
-            f"{'met' if met else 'NOT met'}\n")
+            f"{verdict}\n")
 
 
 def machine() -> str:
@@ -322,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     report = f"Machine: {machine()}\n{table(corpora)}\n{goals(corpora)}"
     real = next((corpus for corpus in corpora if corpus.name == "maf-real"), None)
     if real is not None and args.lsp_edits:
-        report += editor_latency(args, real)
+        report += editor_latency(args, real, "E1", MAF_REAL_HUB)
+        report += editor_latency(args, real, "E2", MAF_REAL_LEAF)
     print(report)
     if args.markdown:
         Path(args.markdown).write_text(report, encoding="utf-8")

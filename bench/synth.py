@@ -52,7 +52,7 @@ def synth_module(rng: random.Random, index: int, steps: int = 10) -> str:
         other = rng.randrange(index)
         lines += [f"from {PACKAGE}.mod_{other:05d} import shared_step_{other}, helper_{other}", ""]
     lines += ["", f"class Job{index}(BaseModel):", "    name: str", "    size: int = 0", "", ""]
-    lines += [f"@step", f"async def shared_step_{index}(x: str) -> str:", "    return x.upper()", "", ""]
+    lines += ["@step", f"async def shared_step_{index}(x: str) -> str:", "    return x.upper()", "", ""]
     lines += [f"async def helper_{index}(x: str) -> str:", f"    return await shared_step_{index}(x)", "", ""]
     names = []
     for number in range(steps - 1):
