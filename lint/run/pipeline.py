@@ -281,10 +281,12 @@ class LintRun:
                 continue
             absolute = os.path.abspath(m.path)
             entry = self._entries.get(absolute)
-            if entry is not None and entry.syntax_ok is None and entry.digest is not None and parsed.get(absolute) == entry.digest:
-                entry.syntax_ok = True
+            if entry is not None and entry.syntax_ok is not None:
+                continue  # its bytecode vouched for it, or an earlier run checked it
+            if entry is not None and entry.digest is not None and parsed.get(absolute) == entry.digest:
+                entry.syntax_ok = True  # the summary of these very bytes parsed
                 self._dirty = True
-            elif entry is None or entry.syntax_ok is None:
+            else:
                 unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
         for path, ok in zip(unknown, self._pool.map(partial(parses, max_size=self.settings.max_file_size), unknown)):

@@ -27,9 +27,9 @@ string counts); it never under-approximates.
 A file the prefilter skips is not summarized; it is only checked for syntax
 errors (a checked module imported it and its summary parsed, its ``__pycache__``
 vouches for it, or ``pipeline.parses`` builds its symbol table), and analyzed
-after all when that check fails, so a broken file is still an STP900. A file named on the command line is always
-analyzed. A rule that can fire on a file without Agent Framework code must be
-taught here.
+after all when that check fails, so a broken file is still an STP900. A file
+named on the command line is always analyzed. A rule that can fire on a file
+without Agent Framework code must be taught here.
 """
 
 from __future__ import annotations
@@ -105,11 +105,12 @@ def _factory_reference(text: str) -> bool:
     ``workflow = WorkflowBuilder()`` or a ``step`` parameter cannot be the framework's.
     """
     imports: list[tuple[int, int]] | None = None
+    star: bool | None = None  # looked for at the first factory word: most files have none
     for word in _FACTORY_WORDS:
         for at in _word_positions(text, word):
-            if imports is None and _star_import(text):
-                return True
-            if _after_dot(text, at) or _quoted(text, at, at + len(word)):
+            if star is None:
+                star = _star_import(text)
+            if star or _after_dot(text, at) or _quoted(text, at, at + len(word)):
                 return True
             if imports is None:
                 imports = _import_spans(text)
@@ -119,6 +120,7 @@ def _factory_reference(text: str) -> bool:
 
 
 def _star_import(text: str) -> bool:
+    """``import *`` (after ``from x``), the keyword as a whole word."""
     return "*" in text and any(
         found.start() == 0 or not _is_word(text[found.start() - 1]) for found in _STAR_IMPORT.finditer(text)
     )
