@@ -56,7 +56,6 @@ class _Checking:
     loaded: dict[str, list[str]]
     consulted: set[str]
     summaries: dict[str, ModuleSummary]  # those built in this process (none when workers checked)
-    parsed: dict[str, str | None] = field(default_factory=dict)  # absolute path -> digest of the bytes that parsed
 
     def merge(self, other: "_Checking") -> None:
         self.findings.update(other.findings)
@@ -66,7 +65,6 @@ class _Checking:
             self.loaded.setdefault(name, []).extend(loaded)
         self.consulted |= other.consulted
         self.summaries.update(other.summaries)
-        self.parsed.update(other.parsed)
 
 
 @dataclass
@@ -90,7 +88,8 @@ class LintRun:
         self._dirty = False
         self._summaries: dict[str, ModuleSummary] = {}
         self._digests: dict[str, str | None] = {}  # absolute path -> content hash as read in this run
-        self._parsed: dict[str, str | None] = {}  # summaries without an error: absolute path -> digest of their bytes
+        # Summaries without an error, made or loaded here or in a worker: absolute path -> digest of their bytes.
+        self._parsed: dict[str, str | None] = {}
 
     @property
     def _entries(self) -> dict[str, FileEntry]:
@@ -135,7 +134,7 @@ class LintRun:
         if verdict is not None:
             # After the check, whose summaries vouch for the skipped files they imported: a skipped file that
             # may not parse is checked after all (a broken one reports STP900), with its namesakes.
-            broken = _with_namesakes(modules, self._unparsed_skipped(modules, checked_paths, checking.parsed))
+            broken = _with_namesakes(modules, self._unparsed_skipped(modules, checked_paths))
             later = [m for m in modules if m.path in broken and m.path not in checked_paths]
             if later:
                 kept_later, checking_later = self._check(later, modules, roots, rules, previous, changed)
@@ -182,8 +181,7 @@ class LintRun:
                               search_roots=self._search_roots)
         analysis = new_analysis(summaries, self.settings, loader)
         findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
-        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries},
-                         dict(self._parsed))
+        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
 
     def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
         """Each worker summarizes and checks a share of ``paths``; this process only gathers their findings."""
@@ -200,7 +198,8 @@ class LintRun:
             for path, digest, stored, found in share.modules:
                 checking.findings[path] = found
                 self._note_stored_summary(path, digest, stored)
-            checking.merge(_Checking({}, share.edges, share.loaded, share.consulted, {}, share.parsed))
+            checking.merge(_Checking({}, share.edges, share.loaded, share.consulted, {}))
+            self._parsed.update(share.parsed)
         return checking
 
     def _previous_store(self, key: str, run_files: RunFiles) -> ModuleStore | None:
@@ -266,7 +265,7 @@ class LintRun:
         self._dirty = True
         return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
 
-    def _unparsed_skipped(self, modules: list[ModuleFile], checked: set[str], parsed: dict[str, str | None]) -> set[str]:
+    def _unparsed_skipped(self, modules: list[ModuleFile], checked: set[str]) -> set[str]:
         """Skipped files that may not parse: they are checked after all (a broken one reports STP900).
 
         A file the check summarized (an import of a checked module) without an
@@ -283,7 +282,7 @@ class LintRun:
             entry = self._entries.get(absolute)
             if entry is not None and entry.syntax_ok is not None:
                 continue  # its bytecode vouched for it, or an earlier run checked it
-            if entry is not None and entry.digest is not None and parsed.get(absolute) == entry.digest:
+            if entry is not None and entry.digest is not None and self._parsed.get(absolute) == entry.digest:
                 entry.syntax_ok = True  # the summary of these very bytes parsed
                 self._dirty = True
             else:
