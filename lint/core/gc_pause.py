@@ -88,13 +88,11 @@ class IdleCollection:
 
         self._active -= 1
         if self._active == 0:
-            self._timer = asyncio.get_running_loop().call_later(self.delay, self.collect)
+            self._timer = asyncio.get_running_loop().call_later(self.delay, self._collect)
 
-    def collect(self) -> None:
-        """The usual thresholds, and the young generation collected (now, whatever the timer)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+    def _collect(self) -> None:
+        """The pause lasted: the usual thresholds, and the young generation collected."""
+        self._timer = None
         if self._saved is not None:
             gc.set_threshold(*self._saved)
             self._saved = None
