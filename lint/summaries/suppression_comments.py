@@ -48,8 +48,7 @@ def scan_suppressions(text: str, parsed: ParsedSource | None = None) -> Suppress
         return found
     file_codes: list[str] = []
     lines: list[str] | None = None
-    tree = parsed.tree if parsed is not None else None
-    comments = _comments_outside_strings(parsed, tree) if parsed is not None and tree is not None else _comments(text)
+    comments = _comments_outside_strings(parsed) if parsed is not None and parsed.tree is not None else _comments(text)
     for line, column, comment in comments:
         noqa = NOQA.search(comment)
         if noqa is not None:
@@ -69,7 +68,7 @@ def scan_suppressions(text: str, parsed: ParsedSource | None = None) -> Suppress
     return found
 
 
-def _comments_outside_strings(parsed: ParsedSource, tree: ast.Module) -> Iterator[tuple[int, int, str]]:
+def _comments_outside_strings(parsed: ParsedSource) -> Iterator[tuple[int, int, str]]:
     """(line, 0-based column, comment text) of the comments on lines that may hold a directive."""
     lines = parsed.lines()
     candidates = {
@@ -78,7 +77,7 @@ def _comments_outside_strings(parsed: ParsedSource, tree: ast.Module) -> Iterato
     }
     if not candidates:
         return
-    strings = _string_spans(parsed, tree, candidates)
+    strings = _string_spans(parsed, candidates)
     for number in sorted(candidates):
         line = lines[number - 1]
         inside = strings.get(number, ())
@@ -89,7 +88,7 @@ def _comments_outside_strings(parsed: ParsedSource, tree: ast.Module) -> Iterato
             yield number, at, line[at:]
 
 
-def _string_spans(parsed: ParsedSource, tree: ast.Module, wanted: set[int]) -> dict[int, list[tuple[int, int]]]:
+def _string_spans(parsed: ParsedSource, wanted: set[int]) -> dict[int, list[tuple[int, int]]]:
     """For each line of ``wanted``, the character ranges string literals cover on it.
 
     Only the statements around those lines are walked. A literal over several
@@ -98,7 +97,7 @@ def _string_spans(parsed: ParsedSource, tree: ast.Module, wanted: set[int]) -> d
     """
     spans: dict[int, list[tuple[int, int]]] = {}
     low, high = min(wanted), max(wanted)
-    stack: list[ast.AST] = [tree]
+    stack: list[ast.AST] = [parsed.tree] if parsed.tree is not None else []
     while stack:
         node = stack.pop()
         first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
