@@ -59,12 +59,13 @@ def files_to_lint(paths: list[str], settings: Settings, force_exclude: bool = Fa
 
 def lint_source(
     data: bytes, path: str, settings: Settings, use_noqa: bool = True,
-    summarize: "Callable[[str], ModuleSummary] | None" = None,
+    summarize: "Callable[[str], ModuleSummary] | None" = None, summary: ModuleSummary | None = None,
 ) -> RunResult:
     """Lint a buffer as the file ``path`` in its project (stdin, flake8, an editor's unsaved text).
 
     ``summarize`` reads the modules it imports (default: from disk; an editor prefers its open buffers).
+    ``summary`` is ``data``'s, when the caller has made it already.
     """
-    summary = summarize_source(data, path)
+    summary = summary if summary is not None else summarize_source(data, path)
     extra = {"summarize": summarize} if summarize is not None else {}
     return RunResult(analyze([summary], settings, use_noqa, sources={path: data}, **extra), 1, {path: summary})

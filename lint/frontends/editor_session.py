@@ -24,7 +24,8 @@ from steplint.core.summary import ModuleSummary
 from steplint.frontends.autofix import fix_findings
 from steplint.frontends.unsaved_buffer import buffer_bytes
 from steplint.source.module_identity import forget_folders, module_of
-from steplint.summaries.file_summary import summarize_path, summarize_source
+from steplint.summaries.file_summary import summarize_path
+from steplint.summaries.open_document import OpenDocument
 
 SEVERITIES = ("error", "warning", "information", "hint")
 OPTION_KEYS = ("severity", "targetVersion", "targetPython")
@@ -100,6 +101,8 @@ class ModuleSummaries:
 
     def __init__(self) -> None:
         self._buffers: dict[str, tuple[int | None, ModuleSummary]] = {}
+        # Each buffer's summary is remade per version only where the edit reaches.
+        self._documents: dict[str, OpenDocument] = {}
         self._disk: dict[str, tuple[tuple[int, int, tuple[str, bool]], ModuleSummary]] = {}
 
     def reader(self, buffers: Buffers) -> Callable[[str], ModuleSummary]:
@@ -109,13 +112,7 @@ class ModuleSummaries:
         absolute = os.path.abspath(path)
         buffer = buffers.get(absolute)
         if buffer is not None:
-            version, text = buffer
-            kept = self._buffers.get(absolute)
-            if kept is not None and kept[0] == version and version is not None:
-                return kept[1]
-            summary = summarize_source(buffer_bytes(text), path)
-            self._buffers[absolute] = (version, summary)
-            return summary
+            return self.buffer_summary(path, *buffer)
         try:
             stat = os.stat(absolute)
             # The module name is part of the key: a new __init__.py above the file renames it.
@@ -130,14 +127,29 @@ class ModuleSummaries:
         self._disk[absolute] = (key, summary)
         return summary
 
+    def buffer_summary(self, path: str, version: int | None, text: str) -> ModuleSummary:
+        """The summary of an open buffer's ``text`` (``version`` None: not kept by version)."""
+        absolute = os.path.abspath(path)
+        kept = self._buffers.get(absolute)
+        if kept is not None and kept[0] == version and version is not None:
+            return kept[1]
+        document = self._documents.get(absolute)
+        if document is None:
+            document = self._documents.setdefault(absolute, OpenDocument(path))
+        summary = document.summary(buffer_bytes(text))
+        self._buffers[absolute] = (version, summary)
+        return summary
+
     def forget(self, path: str) -> None:
         absolute = os.path.abspath(path)
         self._disk.pop(absolute, None)
         self._buffers.pop(absolute, None)
+        self._documents.pop(absolute, None)
 
     def forget_all(self) -> None:
         self._disk.clear()
         self._buffers.clear()
+        self._documents.clear()
 
     def __len__(self) -> int:
         return len(self._disk) + len(self._buffers)
@@ -150,7 +162,11 @@ def lint_document(
     (raises ConfigError)."""
     forget_folders()  # which folders are packages: files may have been created or deleted since the last lint
     settings = options.settings_for(path)
-    return lint_source(buffer_bytes(text), path, settings, summarize=summaries.reader(buffers)).diagnostics, settings
+    buffer = buffers.get(os.path.abspath(path))
+    version = buffer[0] if buffer is not None and buffer[1] == text else None
+    summary = summaries.buffer_summary(path, version, text)
+    found = lint_source(buffer_bytes(text), path, settings, summarize=summaries.reader(buffers), summary=summary)
+    return found.diagnostics, settings
 
 
 def fixed_text(text: str, path: str, findings: list[Diagnostic], settings: Settings) -> str | None:

@@ -82,13 +82,56 @@ _OPERATORS = {ast.Add: "+", ast.BitOr: "|", ast.Mult: "*"}
 
 
 def summarize(parsed: ParsedSource, path: str, module: str, is_package: bool) -> ModuleSummary:
-    summary = ModuleSummary(path=path, module=module, is_package=is_package, line_count=parsed.line_count)
-    summary.suppressions = scan_suppressions(parsed.text, parsed)
+    summary = _empty_summary(parsed, path, module, is_package)
     if parsed.error is not None:
         summary.error = parsed.error
         return summary
     builder = _Builder(summary, parsed)
     builder.build(parsed.tree)
+    return summary
+
+
+@dataclass(slots=True, eq=False)
+class TopLevelPart:
+    """What one group of top-level statements adds to its module's summary.
+
+    The share depends only on the group's statements (their text and lines)
+    and on three counters of the statements before it: the module scope's
+    binding order, its lambdas, and the file's display sites. So a group an
+    edit did not reach, whose counters ``entry`` are unchanged, is added
+    again as it is instead of being summarized anew (``summarize_in_parts``).
+    """
+
+    entry: tuple[int, int, int]
+    exit: tuple[int, int, int]
+    bindings: tuple[tuple[str, Binding], ...]
+    statements: tuple[Stmt, ...]
+    functions: tuple[FunctionSummary, ...]
+    classes: tuple[ClassSummary, ...]
+    calls: tuple[CallSite, ...]
+    star_imports: tuple[str, ...]
+    makes_generator: bool
+
+
+def summarize_in_parts(
+    parsed: ParsedSource, path: str, module: str, is_package: bool,
+    groups: list[list[ast.stmt]], earlier: list[TopLevelPart | None],
+) -> tuple[ModuleSummary, list[TopLevelPart]]:
+    """``summarize`` of a parsed file whose top-level statements come in ``groups``, and each group's part.
+
+    ``earlier[i]`` is the part group ``i`` had in a previous version of the
+    file with the same text at the same lines (None: unknown): it is used
+    again when the counters before the group match. The summary equals
+    ``summarize``'s.
+    """
+    summary = _empty_summary(parsed, path, module, is_package)
+    builder = _Builder(summary, parsed)
+    return summary, builder.build_parts(groups, earlier)
+
+
+def _empty_summary(parsed: ParsedSource, path: str, module: str, is_package: bool) -> ModuleSummary:
+    summary = ModuleSummary(path=path, module=module, is_package=is_package, line_count=parsed.line_count)
+    summary.suppressions = scan_suppressions(parsed.text, parsed)
     return summary
 
 
@@ -147,6 +190,7 @@ class _Builder:
             params=(),
         )
         self.star_imports: list[str] = []
+        self.module_bound: list[tuple[str, Binding]] | None = None  # kept only when building in parts
         # The innermost *function* scope receives calls; class bodies do not own calls.
         self.function_stack: list[_Scope] = []
         self.binding_stack: list[_Scope] = []
@@ -164,14 +208,67 @@ class _Builder:
     # --- entry ---------------------------------------------------------------
 
     def build(self, tree: ast.Module) -> None:
+        module_scope = self._enter_module()
+        self._statements(tree.body)
+        self._leave_module(module_scope)
+
+    def build_parts(self, groups: list[list[ast.stmt]], earlier: list[TopLevelPart | None]) -> list[TopLevelPart]:
+        module_scope = self._enter_module()
+        self.module_bound = []
+        parts = []
+        for statements, part in zip(groups, earlier):
+            if part is not None and part.entry == self._counters(module_scope):
+                self._add_part(module_scope, part)
+            else:
+                part = self._part(module_scope, statements)
+            parts.append(part)
+        self._leave_module(module_scope)
+        return parts
+
+    def _enter_module(self) -> _Scope:
         module_scope = _Scope(self.module_function, self.summary.bindings, "")
         self.function_stack.append(module_scope)
         self.binding_stack.append(module_scope)
         self.loaded.append(set())
-        self._statements(tree.body)
+        return module_scope
+
+    def _leave_module(self, module_scope: _Scope) -> None:
         self.module_function.body = tuple(module_scope.statements)
         self.summary.functions.insert(0, self.module_function)
         self.summary.star_imports = tuple(self.star_imports)
+
+    def _counters(self, module_scope: _Scope) -> tuple[int, int, int]:
+        return module_scope.order, module_scope.lambdas, self.forms.sites
+
+    def _part(self, module_scope: _Scope, statements: list[ast.stmt]) -> TopLevelPart:
+        summary, module_function = self.summary, self.module_function
+        entry = self._counters(module_scope)
+        counts = (len(self.module_bound), len(module_scope.statements), len(summary.functions), len(summary.classes),
+                  len(module_function.calls), len(self.star_imports))
+        was_generator, module_function.is_generator = module_function.is_generator, False
+        self._statements(statements)
+        part = TopLevelPart(
+            entry, self._counters(module_scope), tuple(self.module_bound[counts[0]:]),
+            tuple(module_scope.statements[counts[1]:]), tuple(summary.functions[counts[2]:]),
+            tuple(summary.classes[counts[3]:]), tuple(module_function.calls[counts[4]:]),
+            tuple(self.star_imports[counts[5]:]), module_function.is_generator,
+        )
+        module_function.is_generator = was_generator or part.makes_generator
+        return part
+
+    def _add_part(self, module_scope: _Scope, part: TopLevelPart) -> None:
+        bindings = self.summary.bindings
+        for name, binding in part.bindings:
+            bindings.setdefault(name, []).append(binding)
+            module_scope.locals_.add(name)
+        self.module_bound.extend(part.bindings)
+        module_scope.statements.extend(part.statements)
+        self.summary.functions.extend(part.functions)
+        self.summary.classes.extend(part.classes)
+        self.module_function.calls.extend(part.calls)
+        self.star_imports.extend(part.star_imports)
+        self.module_function.is_generator = self.module_function.is_generator or part.makes_generator
+        module_scope.order, module_scope.lambdas, self.forms.sites = part.exit
 
     # --- positions ----------------------------------------------------------
 
@@ -190,6 +287,8 @@ class _Builder:
         binding = Binding(kind=kind, order=scope.order, line=line, conditional=self.conditional > 0, **fields)  # type: ignore[arg-type]
         scope.bindings.setdefault(name, []).append(binding)
         scope.locals_.add(name)
+        if self.module_bound is not None and len(self.binding_stack) == 1:
+            self.module_bound.append((name, binding))
 
     def bind_target(self, target: ast.AST, value: Expr | None = None, annotation: Expr | None = None) -> None:
         if isinstance(target, ast.Name):
