@@ -4,10 +4,17 @@
 
 Opens FILE in a workspace rooted at CORPUS, waits for the first diagnostics
 (the index is then warm), then makes ``--edits`` whole-document changes one at
-a time (a comment line more each time, so the text really changes) and times
-each from the notification to the diagnostics for that version. The server's
-debounce (``DEBOUNCE_SECONDS``) is subtracted: it is a wait, not work. Prints
-the median, p95 and max in milliseconds, and a JSON line for bench/run.py.
+a time and times each from the notification to the diagnostics for that
+version. The server's debounce (``DEBOUNCE_SECONDS``) is subtracted: it is a
+wait, not work. Prints the median, p95 and max in milliseconds, and a JSON
+line for bench/run.py.
+
+``--where spread`` (the default) edits all over the file, at lines drawn
+from a seeded generator: every other edit types a comment at the end of a
+line (the lines stay where they were), the others insert a comment line
+(every line below moves down). The server remakes only the part of the
+summary an edit reaches, so where the edit falls matters. ``--where end``
+appends a comment line at the end each time, the cheapest edit there is.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import shlex
 import statistics
 import sys
@@ -27,7 +35,26 @@ from pygls.lsp.client import LanguageClient
 from steplint.frontends.lsp_server import DEBOUNCE_SECONDS
 
 
-async def measure(server: list[str], root: Path, path: Path, edits: int) -> list[float]:
+def edited(text: str, version: int, where: str, draw: random.Random) -> str:
+    """The text after edit number ``version``: a comment, so the code means the same."""
+    if where == "end":
+        return text + f"# edit {version}\n"
+    lines = text.splitlines(keepends=True)
+    while True:
+        at = draw.randrange(len(lines))
+        before = lines[at - 1].rstrip("\r\n") if at else ""
+        if before.endswith("\\"):
+            continue  # a comment cannot follow a line continued with a backslash
+        if version % 2:
+            lines.insert(at, f"# edit {version}\n")
+            return "".join(lines)
+        line = lines[at].rstrip("\r\n")
+        if line.strip() and not line.endswith("\\"):
+            lines[at] = line + f"  # edit {version}" + lines[at][len(line):]
+            return "".join(lines)
+
+
+async def measure(server: list[str], root: Path, path: Path, edits: int, where: str = "spread") -> list[float]:
     client = LanguageClient("steplint-bench", "1")
     published: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
 
@@ -53,8 +80,9 @@ async def measure(server: list[str], root: Path, path: Path, edits: int) -> list
         text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
     await diagnostics_for(1)
     latencies = []
+    draw = random.Random(17)
     for version in range(2, edits + 2):
-        text += f"# edit {version}\n"
+        text = edited(text, version, where, draw)
         started = time.perf_counter()
         client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
@@ -72,10 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", default="steplint lsp")
     parser.add_argument("--root", required=True, type=Path)
     parser.add_argument("--edits", type=int, default=50)
+    parser.add_argument("--where", choices=("spread", "end"), default="spread")
     parser.add_argument("file", type=Path)
     options = parser.parse_args(argv)
     latencies = asyncio.run(measure(shlex.split(options.server), options.root.resolve(), options.file.resolve(),
-                                    options.edits))
+                                    options.edits, options.where))
     ordered = sorted(latencies)
     summary = {
         "edits": len(ordered),

@@ -61,3 +61,24 @@ def test_the_editor_latency_bench_times_real_edits(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["edits"] == 3 and 0 <= summary["median_ms"] <= summary["max_ms"]
+
+
+def test_the_editor_bench_edits_add_comments_all_over_the_file():
+    """Spread edits change only comments (the code means the same), half of them moving the lines below."""
+    import ast
+    import importlib.util
+    import random
+
+    spec = importlib.util.spec_from_file_location("lsp_latency", BENCH / "lsp_latency.py")
+    latency = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(latency)
+    original = (BENCH / "run.py").read_text(encoding="utf-8")
+    text, draw, touched = original, random.Random(1), set()
+    for version in range(2, 22):
+        before = text
+        text = latency.edited(text, version, "spread", draw)
+        assert text.count("\n") == before.count("\n") + version % 2
+        touched.add(next(i for i, (a, b) in enumerate(zip(text.splitlines(), before.splitlines())) if a != b))
+    assert ast.dump(ast.parse(text)) == ast.dump(ast.parse(original))
+    assert max(touched) - min(touched) > original.count("\n") // 2  # not all at one end
+    assert latency.edited("x = 1\n", 2, "end", draw) == "x = 1\n# edit 2\n"
