@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import threading
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 
 from steplint.core import gc_pause
@@ -154,7 +155,11 @@ def _grouped(statements: list[ast.stmt], line: int, offset: int, starts: list[in
 
 def _line_starts(text: str) -> list[int]:
     """The character offset where each line starts (line n at item n - 1), as Python's tokenizer breaks lines."""
-    return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
+    if "\r" in text:
+        return [0, *(match.end() for match in LINE_BREAK.finditer(text))]
+    lines = text.split("\n")
+    lines.pop()  # after the last line break there is no line break left to count
+    return [0, *accumulate(map((1).__add__, map(len, lines)))]  # each line and its break
 
 
 def _line_at(starts: list[int], offset: int) -> int | None:
