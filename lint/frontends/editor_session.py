@@ -162,9 +162,8 @@ def lint_document(
     (raises ConfigError)."""
     forget_folders()  # which folders are packages: files may have been created or deleted since the last lint
     settings = options.settings_for(path)
-    buffer = buffers.get(os.path.abspath(path))
-    version = buffer[0] if buffer is not None and buffer[1] == text else None
-    summary = summaries.buffer_summary(path, version, text)
+    # Not kept by version: the document's module name is worked out afresh (a package may have appeared above it).
+    summary = summaries.buffer_summary(path, None, text)
     found = lint_source(buffer_bytes(text), path, settings, summarize=summaries.reader(buffers), summary=summary)
     return found.diagnostics, settings
 
