@@ -241,17 +241,17 @@ class _Builder:
         return module_scope.order, module_scope.lambdas, self.forms.sites
 
     def _part(self, module_scope: _Scope, statements: list[ast.stmt]) -> TopLevelPart:
-        summary, module_function = self.summary, self.module_function
+        summary, module_function, bound = self.summary, self.module_function, self.module_bound
         entry = self._counters(module_scope)
-        counts = (len(self.module_bound), len(module_scope.statements), len(summary.functions), len(summary.classes),
-                  len(module_function.calls), len(self.star_imports))
+        bindings, statements_before, functions, classes = (
+            len(bound), len(module_scope.statements), len(summary.functions), len(summary.classes))
+        calls, star_imports = len(module_function.calls), len(self.star_imports)
         was_generator, module_function.is_generator = module_function.is_generator, False
         self._statements(statements)
         part = TopLevelPart(
-            entry, self._counters(module_scope), tuple(self.module_bound[counts[0]:]),
-            tuple(module_scope.statements[counts[1]:]), tuple(summary.functions[counts[2]:]),
-            tuple(summary.classes[counts[3]:]), tuple(module_function.calls[counts[4]:]),
-            tuple(self.star_imports[counts[5]:]), module_function.is_generator,
+            entry, self._counters(module_scope), tuple(bound[bindings:]), tuple(module_scope.statements[statements_before:]),
+            tuple(summary.functions[functions:]), tuple(summary.classes[classes:]),
+            tuple(module_function.calls[calls:]), tuple(self.star_imports[star_imports:]), module_function.is_generator,
         )
         module_function.is_generator = was_generator or part.makes_generator
         return part

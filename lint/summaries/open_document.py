@@ -97,8 +97,9 @@ class OpenDocument:
                 self._forget()
                 return summarize(parsed, self.path, *identity)
             groups = _grouped(parsed.tree.body, 1, 0, _line_starts(text))
-        tree = ast.Module(body=[statement for group in groups for statement in group.statements], type_ignores=[])
-        parsed = ParsedSource(text, tree, None, count_lines(text))
+        else:
+            tree = ast.Module(body=[statement for group in groups for statement in group.statements], type_ignores=[])
+            parsed = ParsedSource(text, tree, None, count_lines(text))
         summary, parts = summarize_in_parts(parsed, self.path, *identity, [g.statements for g in groups],
                                             [g.part for g in groups])
         for group, part in zip(groups, parts):
@@ -123,19 +124,20 @@ class OpenDocument:
             return None
         shift = len(text) - len(old)
         kept: list[_Group] = []
-        end, end_line = len(text), count_lines(text) + 1
+        end = len(text)
         if last + 1 < len(groups):
             following = groups[last + 1]
             # Kept only if it still starts a line, the same one: the edit neither joined it to the line above
             # nor moved it (then every group below is parsed again, and each one's summary remade).
             if _line_at(starts, following.offset + shift) == following.line:
-                end, end_line = following.offset + shift, following.line
+                end = following.offset + shift
                 kept = [_Group(g.line, g.offset + shift, g.statements, g.part) for g in groups[last + 1:]]
+        source = text[start:end]
         try:
-            stretch = quiet_parse("\n" * (start_line - 1) + text[start:end], self.path)
+            stretch = quiet_parse("\n" * (start_line - 1) + source, self.path)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
-        self.parsed_lines = end_line - start_line
+        self.parsed_lines = count_lines(source)
         return [*groups[:first], *_grouped(stretch.body, start_line, start, starts), *kept]
 
 
