@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -80,6 +83,20 @@ def tool(name: str) -> str:
     """The console script of this environment (the venv's bin first, whatever PATH says)."""
     found = shutil.which(name, path=str(BIN)) or shutil.which(name)
     assert found, f"{name} is not installed"
+    return found
+
+
+def installed_tool(name: str, how: str) -> str:
+    """An outside program a test drives for real (Graphviz's dot, Neovim, Node.js).
+
+    Missing, the test skips with one line saying how to get it, so that ``bash tests/run.sh`` passes on
+    a fresh machine; under CI (``CI`` set, as ``.ci/run`` sets it, and which installs them) it fails.
+    """
+    found = shutil.which(name)
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is not installed: {how} (.ci/run installs it)")
+        pytest.skip(f"{name} is not installed: {how}")
     return found
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from integrations import installed_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAPHS = sorted((ROOT / "tests" / "graphs").glob("*.json"))
@@ -52,8 +53,7 @@ def test_the_multimodule_graph_draws_the_nesting_across_modules():
 @pytest.mark.parametrize("options", [[], ["--all"], ["--helpers", "--all"]], ids=["workflows", "all", "helpers"])
 @pytest.mark.parametrize("fixture", ["multimodule", "stp020_concurrency", "value_flow_containers.py"])
 def test_graphviz_draws_the_dot_without_a_warning(fixture, options):
-    dot = shutil.which("dot")
-    assert dot is not None, "Graphviz's dot (Debian package graphviz; .ci/run installs it)"
+    dot = installed_tool("dot", "Graphviz, apt-get install graphviz")
     source = steplint("graph", "--format", "dot", *options, f"fixtures/{fixture}")
     assert source.returncode == 0, source.stderr
     drawn = subprocess.run([dot, "-Tsvg"], input=source.stdout, capture_output=True, text=True, timeout=120)
@@ -70,8 +70,8 @@ def test_graphviz_draws_the_dot_without_a_warning(fixture, options):
 @pytest.fixture(scope="session")
 def mermaid_parser(tmp_path_factory) -> Path:
     """The real ``mermaid`` package under Node (with jsdom for its DOM), installed once from npm."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    assert node and npm, "Node.js and npm, to parse Mermaid with the real mermaid package"
+    installed_tool("node", "Node.js, apt-get install nodejs npm")
+    npm = installed_tool("npm", "npm, apt-get install npm")
     folder = ROOT / ".npm-mermaid"
     if not (folder / "node_modules" / "mermaid").is_dir():
         folder.mkdir(exist_ok=True)
@@ -107,6 +107,7 @@ def test_dot_nodes_carry_url_and_tooltip():
 
 
 def test_html_embeds_the_svg_graphviz_draws_or_else_the_mermaid_source(tmp_path):
+    installed_tool("dot", "Graphviz, apt-get install graphviz")
     with_svg = steplint("graph", "--format", "html", "fixtures/multimodule").stdout
     assert "<svg" in with_svg and "<!doctype html>" in with_svg
     bare = tmp_path / "bin"
@@ -129,8 +130,9 @@ def _svg_body(svg: str) -> str:
 
 def test_the_readme_example_is_what_the_command_draws_now():
     """docs/graph-multimodule.svg: steplint graph --format dot fixtures/multimodule | dot -Tsvg."""
+    dot = installed_tool("dot", "Graphviz, apt-get install graphviz")
     source = steplint("graph", "--format", "dot", "fixtures/multimodule").stdout
-    drawn = subprocess.run(["dot", "-Tsvg"], input=source, capture_output=True, text=True, timeout=120).stdout
+    drawn = subprocess.run([dot, "-Tsvg"], input=source, capture_output=True, text=True, timeout=120).stdout
     assert _svg_body(drawn) == _svg_body(EXAMPLE_SVG.read_text(encoding="utf-8")), (
         "regenerate: steplint graph --format dot fixtures/multimodule | dot -Tsvg > docs/graph-multimodule.svg"
     )

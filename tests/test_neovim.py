@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from integrations import BIN, snippet
+from integrations import BIN, installed_tool, snippet
 
 DATA = Path(__file__).parent / "data"
-NVIM = shutil.which("nvim")
 FLOW = '''\
 from agent_framework import step
 
@@ -32,11 +30,7 @@ async def wrapper(label: str) -> str:
 
 @pytest.fixture()
 def nvim() -> str:
-    if NVIM is None:
-        if os.environ.get("CI"):
-            pytest.fail("nvim is not installed: .ci/run installs the Debian package neovim")
-        pytest.skip("nvim is not installed (apt-get install neovim)")
-    return NVIM
+    return installed_tool("nvim", "apt-get install neovim")
 
 
 def test_neovim_shows_the_finding_and_applies_the_quick_fix(nvim: str, tmp_path: Path):
