@@ -7,7 +7,8 @@ from steplint.analysis.flow import candidates, describe_callee, steps_among
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic, Fix
 from steplint.analysis.fix_builder import call_attribute, source_text
 from steplint.analysis.program import Analysis, Decorated
-from steplint.rules.base import Rule
+from steplint.analysis.graph_pins import PIN_CALL
+from steplint.rules.base import NESTING, Rule
 from steplint.core.summary import CallSite, ModuleSummary, Ref
 
 
@@ -91,6 +92,10 @@ class StepCallsStep(Rule):
     name = "step-calls-step"
     summary = "a step's body calls another step"
     fix = "unsafe"
+    points_at = "the call expression"
+    version_dependent = True
+    family = NESTING
+    graph_pin = PIN_CALL
     VALID = (
         """
 from agent_framework import step

@@ -6,7 +6,8 @@ from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
 from steplint.analysis.flow import candidates, describe_callee, function_of, is_plain_callable, unit_display, unit_qualified
 from steplint.analysis.values import StepValue
-from steplint.rules.base import Rule
+from steplint.analysis.graph_pins import PIN_CALL
+from steplint.rules.base import NESTING, Rule
 from steplint.rules.stp001_step_calls_step import StepCallsStep
 from steplint.core.summary import ModuleSummary
 
@@ -71,6 +72,10 @@ class StepReachesStep(Rule):
     code = "STP002"
     name = "step-reaches-step"
     summary = "a step's body calls a helper that calls a step"
+    points_at = "the call expression"
+    version_dependent = True
+    family = NESTING
+    graph_pin = PIN_CALL
     INVALID = (
         """
 from agent_framework import step

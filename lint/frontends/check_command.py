@@ -15,8 +15,6 @@ from pathlib import Path
 import click
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-# Rules whose verdict depends on the agent-framework-core release (README, "Target version").
-_VERSION_DEPENDENT = frozenset({"STP001", "STP002", "STP010", "STP011", "STP012", "STP013", "STP020", "STP041", "STP050"})
 _JSON_FORMATS = ("json", "json-lines")
 
 
@@ -189,10 +187,17 @@ def _say_target(settings, diagnostics: list, options: dict) -> None:  # noqa: AN
         return
     source = settings.target_version_source or ""
     chosen_by_file = source.startswith("from ") and "--target-version" not in source and "[tool.steplint]" not in source
-    if chosen_by_file and any(d.code in _VERSION_DEPENDENT for d in diagnostics):
+    if chosen_by_file and any(d.code in _version_dependent_codes() for d in diagnostics):
         from steplint.core.framework_versions import format_version
 
         click.echo(f"steplint: target agent-framework-core {format_version(settings.target_version)}, {source}", err=True)
+
+
+def _version_dependent_codes() -> frozenset[str]:
+    """The rules whose verdict depends on the agent-framework-core release (README, "Target version")."""
+    from steplint.catalog.registry import all_rules
+
+    return frozenset(rule.code for rule in all_rules() if rule.version_dependent)
 
 
 def _show_settings(settings, linted: str, options: dict) -> int:  # noqa: ANN001 - Settings

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from steplint._version import __version__
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # The keys of steplint.report.formats.FORMATTERS, listed here so that --help does not import every rule.
@@ -98,7 +99,8 @@ def cli() -> None:
 @click.option(
     "--max-file-size",
     callback=lambda ctx, param, value: _size(value),
-    help='Report files larger than this as STP900 instead of analyzing them: bytes, or e.g. "10MB" (default), 0: no limit.',
+    help=f"Report files larger than this as {SyntaxErrorRule.code} instead of analyzing them: bytes, or e.g. "
+    '"10MB" (default), 0: no limit.',
 )
 @click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the findings (no notes on stderr, no summary).")
