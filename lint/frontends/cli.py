@@ -9,11 +9,9 @@ from pathlib import Path
 import click
 
 from steplint._version import __version__
+from steplint.frontends.exit_status import EXIT_ERROR, EXIT_FINDINGS, UsageError
+from steplint.report.format_names import FORMAT_NAMES, TEXT
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-# The keys of steplint.report.formats.FORMATTERS, listed here so that --help does not import every rule.
-FORMAT_NAMES = ("text", "concise", "full", "json", "json-lines", "pylint", "github", "sarif")
 
 
 class _DefaultToCheck(click.Group):
@@ -65,7 +63,7 @@ def cli() -> None:
               help="Apply excludes and ignore files to files named on the command line too.")
 @click.option("--respect-gitignore/--no-respect-gitignore", default=None,
               help="Leave out files that .gitignore, .ignore or .git/info/exclude ignore (default: respect).")
-@click.option("--format", "--output-format", "output_format", type=click.Choice(FORMAT_NAMES), default="text",
+@click.option("--format", "--output-format", "output_format", type=click.Choice(FORMAT_NAMES), default=TEXT,
               show_default=True, help="How to print the findings (text is concise; full adds the source line).")
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False), help="Write the findings to this file.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
@@ -107,11 +105,12 @@ def cli() -> None:
 @click.option("-s", "--silent", is_flag=True, help="Print nothing; the exit status still says whether there were findings.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Lint PATHS (default: the current folder); '-' or --stdin-filename alone reads standard input."""
-    from steplint.frontends.check_command import UsageError, run_check
+    from steplint.frontends.check_command import run_check
+    from steplint.frontends.check_options import CheckOptions
 
     verbose = bool(options.get("verbose"))
     try:
-        code = run_check(list(paths), options)
+        code = run_check(CheckOptions.parse(paths, options))
     except click.exceptions.Exit:
         raise
     except UsageError as exc:
