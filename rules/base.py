@@ -9,8 +9,10 @@ lint both, and ``steplint rule CODE`` prints the docstring.
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterator
 
+from steplint.analysis.graph_pins import PIN_DEFINITION
 from steplint.core.diagnostics import ERROR
 
 DOCS_URL = "https://github.com/steplint/steplint/blob/main/docs/rules"
@@ -22,14 +24,40 @@ if TYPE_CHECKING:
     from steplint.core.summary import ModuleSummary
 
 
+@dataclass(frozen=True)
+class Family:
+    """A kind of hazard, as ``steplint graph`` colours it and its legend explains it."""
+
+    name: str  # the ``family`` of a hazard in the graph's JSON
+    colour: str
+    legend: str  # follows the codes of the family's rules in the legend
+
+
+NESTING = Family("nesting", "#d1242f", "a step calls a step")
+CALL_ORDER = Family("call-order", "#e16f24", "a key that falls back to call order")
+NOT_DURABLE = Family("not-durable", "#8250df", "an identity MAF cannot make durable")
+NONDETERMINISM = Family("nondeterminism", "#bf8700", "nondeterminism in the workflow body")
+BROKEN = Family("broken", "#6e7781", "a step MAF refuses or cannot restore")
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[str] = ERROR
     default_enabled: ClassVar[bool] = True
     summary: ClassVar[str]
+    #: What a finding points at, after "at" (the rule book's "Positions").
+    points_at: ClassVar[str]
     #: The fix the rule's findings carry: "safe", "unsafe" or None (documented in its "Fix safety" section).
     fix: ClassVar[str | None] = None
+    #: Whether the verdict depends on the agent-framework-core release (``steplint check`` then says which it assumed).
+    version_dependent: ClassVar[bool] = False
+    #: The graph's colour and legend for the rule's findings (None: the graph's neutral grey, no legend entry).
+    family: ClassVar[Family | None] = None
+    #: Where ``steplint graph`` pins a finding: one of ``steplint.analysis.graph_pins``.
+    graph_pin: ClassVar[str] = PIN_DEFINITION
+    #: Whether ``--add-noqa`` silences a finding (a comment fixes neither a syntax error nor an unused noqa).
+    silenced_by_add_noqa: ClassVar[bool] = True
     VALID: ClassVar[tuple[str, ...]] = ()
     INVALID: ClassVar[tuple[str, ...]] = ()
 

@@ -6,8 +6,9 @@ from typing import Iterator
 from steplint.analysis.flow import candidates, describe_callee, steps_among
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic, Fix
 from steplint.analysis.fix_builder import call_attribute, source_text
-from steplint.analysis.program import Analysis, Decorated, nested_call_consequence
-from steplint.rules.base import Rule
+from steplint.analysis.program import Analysis, Decorated
+from steplint.analysis.graph_pins import PIN_CALL
+from steplint.rules.base import NESTING, Rule
 from steplint.core.summary import CallSite, ModuleSummary, Ref
 
 
@@ -91,6 +92,10 @@ class StepCallsStep(Rule):
     name = "step-calls-step"
     summary = "a step's body calls another step"
     fix = "unsafe"
+    points_at = "the call expression"
+    version_dependent = True
+    family = NESTING
+    graph_pin = PIN_CALL
     VALID = (
         """
 from agent_framework import step
@@ -130,6 +135,19 @@ async def wrapper(x: str) -> str:
 """,
     )
 
+    @staticmethod
+    def consequence(outer: str, inner: str, severity: str) -> str:
+        """What goes wrong on resume, as it really does for the inner step's kind of key (STP002's message says it too)."""
+        if severity == ERROR:
+            return (
+                f"on resume a cached '{outer}' skips this call and shifts the call-order key of '{inner}', so a "
+                f"later call of '{inner}' takes another call's cached result"
+            )
+        return (
+            f"on resume a cached '{outer}' skips this call, so a later call of '{inner}' with equal arguments takes "
+            "this call's cached result (MAF numbers the calls with equal arguments)"
+        )
+
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
         flow = analysis.flow(module)
         for outer in analysis.steps_in(module):
@@ -168,7 +186,7 @@ def _message(outer: Decorated, inners: list[Decorated], count: int, callee: str,
             f"may call {noun} {names} ({len(inners)} of the {count} values of {callee})")
     else:
         calls = f"calls step {names}"
-    return f"step '{outer.display}' {calls}: {nested_call_consequence(outer.display, first, severity)}; " + remedy(first)
+    return f"step '{outer.display}' {calls}: {StepCallsStep.consequence(outer.display, first, severity)}; " + remedy(first)
 
 
 def remedy(inner: str) -> str:

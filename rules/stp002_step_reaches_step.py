@@ -3,10 +3,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
-from steplint.analysis.program import Analysis, nested_call_consequence
+from steplint.analysis.program import Analysis
 from steplint.analysis.flow import candidates, describe_callee, function_of, is_plain_callable, unit_display, unit_qualified
 from steplint.analysis.values import StepValue
-from steplint.rules.base import Rule
+from steplint.analysis.graph_pins import PIN_CALL
+from steplint.rules.base import NESTING, Rule
+from steplint.rules.stp001_step_calls_step import StepCallsStep
 from steplint.core.summary import ModuleSummary
 
 
@@ -70,6 +72,10 @@ class StepReachesStep(Rule):
     code = "STP002"
     name = "step-reaches-step"
     summary = "a step's body calls a helper that calls a step"
+    points_at = "the call expression"
+    version_dependent = True
+    family = NESTING
+    graph_pin = PIN_CALL
     INVALID = (
         """
 from agent_framework import step
@@ -137,7 +143,7 @@ async def wrapper(x: str) -> str:
                     call.span,
                     StepReachesStep,
                     f"step '{outer.display}' reaches step '{inner.display}' through plain functions "
-                    f"({' -> '.join(names)}){through}: {nested_call_consequence(outer.display, inner.display, severity)}; "
+                    f"({' -> '.join(names)}){through}: {StepCallsStep.consequence(outer.display, inner.display, severity)}; "
                     f"call '{inner.display}.__wrapped__(...)' in the helper, call the helper from the workflow, "
                     "or install steplint.runtime_shim in scoped mode",
                     severity=severity,

@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import Rule
+from steplint.rules.base import CALL_ORDER, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -68,6 +68,9 @@ class UnfingerprintableParam(Rule):
     code = "STP010"
     name = "unfingerprintable-param"
     summary = "a step parameter's type cannot be fingerprinted by MAF"
+    points_at = "the parameter"
+    version_dependent = True
+    family = CALL_ORDER
     INVALID = (
         """
 from dataclasses import dataclass

@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import WARNING, Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import Rule
+from steplint.rules.base import CALL_ORDER, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -58,6 +58,9 @@ class UnknownFingerprint(Rule):
     severity = WARNING
     default_enabled = False
     summary = "a step parameter's type is unknown (no annotation, Any, object, TypeVar)"
+    points_at = "the parameter"
+    version_dependent = True
+    family = CALL_ORDER
     INVALID = (
         """
 from typing import Any

@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import Rule
+from steplint.rules.base import NOT_DURABLE, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -75,6 +75,9 @@ class ClosureStateStep(Rule):
     code = "STP012"
     name = "closure-state-step"
     summary = "a step captures enclosing locals (or is made during a run) and has no replay_key"
+    points_at = "the `def`, never at the decorator line"
+    version_dependent = True
+    family = NOT_DURABLE
     INVALID = (
         """
 from agent_framework import step

@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import Rule
+from steplint.rules.base import NOT_DURABLE, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -65,6 +65,9 @@ class MutableDefaultStep(Rule):
     code = "STP013"
     name = "mutable-default-step"
     summary = "a step parameter's default is mutable or opaque (not durable identity)"
+    points_at = "the default value"
+    version_dependent = True
+    family = NOT_DURABLE
     INVALID = (
         """
 from agent_framework import step

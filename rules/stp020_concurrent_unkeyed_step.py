@@ -7,7 +7,8 @@ from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.builtin_models import spawners_for
 from steplint.analysis.flow import HandedOver, ModuleFlow, callers_chain, unit_display, unit_qualified
 from steplint.analysis.values import CoroutineValue, FunctionValue, StepValue
-from steplint.rules.base import Rule
+from steplint.analysis.graph_pins import PIN_CALL_AND_CALLEE
+from steplint.rules.base import CALL_ORDER, Rule
 from steplint.core.summary import ModuleSummary, Span
 
 class ConcurrentUnkeyedStep(Rule):
@@ -100,6 +101,10 @@ class ConcurrentUnkeyedStep(Rule):
     code = "STP020"
     name = "concurrent-unkeyed-step"
     summary = "a step without a replay identity is called concurrently (gather, create_task, TaskGroup)"
+    points_at = "the call expression"
+    version_dependent = True
+    family = CALL_ORDER
+    graph_pin = PIN_CALL_AND_CALLEE
     INVALID = (
         """
 import asyncio

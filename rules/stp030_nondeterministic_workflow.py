@@ -6,7 +6,8 @@ from steplint.core.diagnostics import WARNING, Diagnostic
 from steplint.analysis.program import Analysis
 from steplint.analysis.flow import is_plain_callable, unit_display
 from steplint.analysis.values import ExternalValue
-from steplint.rules.base import Rule
+from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
+from steplint.rules.base import NONDETERMINISM, Rule
 from steplint.core.summary import CallSite, ModuleSummary
 
 # Calls whose value differs from one run to the next, by full name.
@@ -110,6 +111,9 @@ class NondeterministicWorkflow(Rule):
     name = "nondeterministic-workflow"
     severity = WARNING
     summary = "a workflow body calls time/random/uuid... outside a step"
+    points_at = "the call expression"
+    family = NONDETERMINISM
+    graph_pin = PIN_WORKFLOW_BODY
     INVALID = (
         """
 import time as t

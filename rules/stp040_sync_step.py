@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import Rule
+from steplint.rules.base import BROKEN, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -47,6 +47,8 @@ class SyncStep(Rule):
     code = "STP040"
     name = "sync-step"
     summary = "step decorates a function that is not async, or an async generator"
+    points_at = "the `def`, never at the decorator line"
+    family = BROKEN
     INVALID = (
         """
 from agent_framework import step

@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import Rule
+from steplint.rules.base import BROKEN, Rule
 from steplint.core.summary import ModuleSummary
 from steplint.core.framework_versions import FINGERPRINT_VERSION, format_version
 
@@ -54,6 +54,9 @@ class ReplayKeyUnsupported(Rule):
     code = "STP041"
     name = "replay-key-unsupported"
     summary = "replay_key= is passed to step on a version without it (1.19 and older)"
+    points_at = "the `replay_key=` argument"
+    version_dependent = True
+    family = BROKEN
     INVALID = (
         """
 # fixture: target-version=1.19

@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import Rule
+from steplint.rules.base import BROKEN, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -101,6 +101,8 @@ class StepOnMethod(Rule):
     code = "STP042"
     name = "step-on-method"
     summary = "step decorates a method, which never receives self"
+    points_at = "the `def`, never at the decorator line"
+    family = BROKEN
     INVALID = (
         """
 from agent_framework import step

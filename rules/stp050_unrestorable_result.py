@@ -8,7 +8,7 @@ from steplint.analysis.values import InstanceValue
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.framework_versions import Version
 from steplint.core.summary import Const, Display, ModuleSummary, Ref, iter_calls
-from steplint.rules.base import Rule
+from steplint.rules.base import BROKEN, Rule
 
 #: The first release whose FileCheckpointStorage raises instead of skipping a checkpoint it cannot load.
 LOUD_FROM: Version = (1, 19, 0)
@@ -83,6 +83,9 @@ class UnrestorableResult(Rule):
     code = "STP050"
     name = "unrestorable-step-result"
     summary = "a step returns a class a file checkpoint cannot restore, and 1.18 skips such checkpoints silently"
+    points_at = "the `def`, never at the decorator line"
+    version_dependent = True
+    family = BROKEN
     INVALID = (
         """
 # fixture: target-version=1.18

@@ -70,6 +70,8 @@ class UnusedNoqa(SuppressionRule):
     default_enabled = False
     summary = "a '# noqa: STPxxx' comment silences nothing"
     fix = "safe"
+    points_at = "the `# noqa` directive"
+    silenced_by_add_noqa = False
     VALID = (
         """
 x = 1  # noqa: E501

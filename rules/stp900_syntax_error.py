@@ -1,11 +1,13 @@
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from steplint.core.diagnostics import Diagnostic
-from steplint.analysis.program import Analysis
 from steplint.rules.base import Rule
-from steplint.core.summary import ModuleSummary, Span
+
+if TYPE_CHECKING:  # the command line's help names this rule: importing it must not load the analysis or the summaries
+    from steplint.analysis.program import Analysis
+    from steplint.core.summary import ModuleSummary
 
 
 class SyntaxErrorRule(Rule):
@@ -37,6 +39,8 @@ class SyntaxErrorRule(Rule):
     code = "STP900"
     name = "syntax-error"
     summary = "the file cannot be read or parsed"
+    points_at = "the error position, else line 1"
+    silenced_by_add_noqa = False
     INVALID = (
         """
 def broken(:  # expect: STP900
@@ -46,6 +50,8 @@ def broken(:  # expect: STP900
     VALID = ("x = 1\n",)
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        from steplint.core.summary import Span
+
         error = module.error
         if error is None:
             return

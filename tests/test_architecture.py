@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -60,3 +62,53 @@ def test_every_layer_is_a_stage_package():
     (layers,) = [c["layers"] for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
     stages = {f"steplint.{p.name}" for p in (ROOT / "lint").iterdir() if (p / "__init__.py").is_file()}
     assert set(layers) == stages | {"steplint.api", "steplint.rules"}
+
+
+RULE_CODE = re.compile(r"STP\d{3}")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and its functions."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                found.add(id(first.value))
+    return found
+
+
+def rule_codes_in_code(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each string or name in ``source`` that holds a rule code; docstrings and comments are prose.
+
+    A docstring or comment explains the code to its reader ("a file that fails becomes STP900"); nothing runs on
+    it. A string literal or a name is what the program does with a rule, which the rule's class must say.
+    """
+    tree = ast.parse(source)
+    prose = _docstrings(tree)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if id(node) in prose:
+            continue
+        for _, value in ast.iter_fields(node):
+            for text in value if isinstance(value, list) else [value]:
+                if isinstance(text, str) and RULE_CODE.search(text):
+                    found.append((getattr(node, "lineno", 0), text))
+    return found
+
+
+def test_the_rule_codes_hold_a_tell_tale_code():
+    """The check below can fail: a string and a name are caught, a docstring and a comment are not."""
+    source = '"""Reports STP900."""\n# STP001 in a comment\nx = "STP010"\nSTP020_ONLY = f"{x} and STP030"\n'
+    assert [line for line, _ in rule_codes_in_code(source)] == [3, 4, 4]
+
+
+def test_no_module_outside_the_rules_names_a_rule_code():
+    """Every fact about a rule is an attribute of its class, found through the registry: none is listed elsewhere."""
+    named = [
+        f"{path.relative_to(ROOT)}:{line}: {text!r}"
+        for folder in ("lint", "runtime_shim")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line, text in rule_codes_in_code(path.read_text(encoding="utf-8"))
+    ]
+    assert named == []

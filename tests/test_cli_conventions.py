@@ -377,3 +377,13 @@ def test_a_named_pipe_named_on_the_command_line_is_a_finding_not_a_hang(project)
     done = steplint("--no-cache", "pipe.py", "nested.py", cwd=project)
     assert reported(done.stdout) == [("nested.py", "STP001"), ("pipe.py", "STP900")]
     assert "not a regular file but a named pipe" in done.stdout
+
+
+def test_every_option_of_check_is_a_field_of_its_parsed_options():
+    """``CheckOptions.parse`` reads click's values by field name: an option without a field would be dropped."""
+    from dataclasses import fields
+
+    from steplint.frontends.check_options import CheckOptions
+    from steplint.frontends.cli import check
+
+    assert {param.name for param in check.params} == {f.name for f in fields(CheckOptions)} - {"reads_stdin"}

@@ -11,6 +11,7 @@ from expectations import EXPECT, expected_for, fixture_entries, parse_header
 
 from steplint.config.settings import Settings
 from steplint.api import lint_paths
+from steplint.analysis.graph_pins import PIN_CALL, PIN_CALL_AND_CALLEE, PIN_DEFINITION, PIN_WORKFLOW_BODY
 from steplint.rules.base import Rule
 from steplint.catalog.docs import markdown_table, stale_files
 from steplint.catalog.registry import all_rules, rule_for
@@ -44,6 +45,14 @@ def test_rule_has_a_doc_in_ruff_sections(rule: type[Rule]):
     assert all(p >= 0 for p in positions), f"{rule.code} lacks one of {SECTIONS}"
     assert positions == sorted(positions)
     assert rule.summary
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_rule_states_its_facts(rule: type[Rule]):
+    """What the rule book, the graph and the command line say about a rule comes from its class."""
+    assert rule.points_at and not rule.points_at.endswith("."), f"{rule.code} says where its findings point"
+    assert rule.graph_pin in (PIN_DEFINITION, PIN_CALL, PIN_CALL_AND_CALLEE, PIN_WORKFLOW_BODY)
+    assert rule.family is None or re.fullmatch(r"#[0-9a-f]{6}", rule.family.colour)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)

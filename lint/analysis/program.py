@@ -495,19 +495,6 @@ class Analysis:
         )
 
 
-def nested_call_consequence(outer: str, inner: str, severity: str) -> str:
-    """What goes wrong on resume, as it really does for the inner step's kind of key."""
-    if severity == ERROR:
-        return (
-            f"on resume a cached '{outer}' skips this call and shifts the call-order key of '{inner}', so a "
-            f"later call of '{inner}' takes another call's cached result"
-        )
-    return (
-        f"on resume a cached '{outer}' skips this call, so a later call of '{inner}' with equal arguments takes "
-        "this call's cached result (MAF numbers the calls with equal arguments)"
-    )
-
-
 def _kind(name: str | None) -> str | None:
     if name in STEP_FACTORIES:
         return "step"

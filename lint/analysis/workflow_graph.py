@@ -15,24 +15,16 @@ and what ``--format json`` prints.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from steplint.analysis.builtin_models import spawners_for
+from steplint.analysis.graph_pins import PIN_CALL, PIN_CALL_AND_CALLEE, PIN_DEFINITION, PIN_WORKFLOW_BODY
 from steplint.analysis.flow import ModuleFlow, candidates, function_of, is_plain_callable, unit_display, unit_qualified
 from steplint.analysis.interpreter import Unit
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import CoroutineValue, PartialValue, StepValue, stable_key
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.summary import CallSite, ModuleSummary, Ref
-
-#: Each hazard's family, how the formats colour it.
-FAMILIES = {
-    "STP001": "nesting", "STP002": "nesting",
-    "STP010": "call-order", "STP011": "call-order", "STP020": "call-order",
-    "STP012": "not-durable", "STP013": "not-durable",
-    "STP030": "nondeterminism",
-    "STP040": "broken", "STP041": "broken", "STP042": "broken", "STP050": "broken",
-}
-
 
 @dataclass
 class Hazard:
@@ -41,10 +33,6 @@ class Hazard:
     message: str
     path: str
     line: int
-
-    @property
-    def family(self) -> str:
-        return FAMILIES.get(self.code, "other")
 
 
 @dataclass
@@ -87,12 +75,20 @@ class Graph:
 
 
 class GraphBuilder:
-    """Graphs over one analysis; ``show_helpers`` draws helpers as nodes instead of collapsing them into labels."""
+    """Graphs over one analysis; ``show_helpers`` draws helpers as nodes instead of collapsing them into labels.
 
-    def __init__(self, analysis: Analysis, findings: list[Diagnostic], show_helpers: bool = False):
+    ``pins`` says where each rule's findings go, by code (each rule's ``graph_pin``); a code it lacks is pinned to
+    the definition it points into.
+    """
+
+    def __init__(
+        self, analysis: Analysis, findings: list[Diagnostic], show_helpers: bool = False,
+        pins: Mapping[str, str] | None = None,
+    ):
         self.analysis = analysis
         self.findings = findings
         self.show_helpers = show_helpers
+        self.pins = pins or {}
 
     # --- entry -------------------------------------------------------------------------
 
@@ -223,26 +219,30 @@ class GraphBuilder:
         self._prune(graph)
         for finding in sorted(self.findings, key=Diagnostic.sort_key):
             hazard = Hazard(finding.code, finding.severity, finding.message, finding.path, finding.line)
-            where = (finding.path, finding.line, finding.column)
-            edges = [e for e in graph.edges if any(where in call for call in e.calls)]
-            if edges and finding.code in ("STP001", "STP002", "STP020"):
-                for edge in edges:
-                    edge.hazards.append(hazard)
-                if finding.code == "STP020":  # the node says it once: its calls in other tasks have no identity
-                    for edge in edges:
-                        target = graph.node(edge.target)
-                        if all(h.code != "STP020" for h in target.hazards):
-                            target.hazards.append(hazard)
+            pin = self.pins.get(finding.code, PIN_DEFINITION)
+            if pin in (PIN_CALL, PIN_CALL_AND_CALLEE) and _pin_on_calls(graph, finding, hazard, pin == PIN_CALL_AND_CALLEE):
                 continue
             node = state.node_defining(finding)
             if node is not None:
                 node.hazards.append(hazard)
-            elif finding.code == "STP030":
+            elif pin == PIN_WORKFLOW_BODY:
                 owner = state.node_holding(finding)
-                if owner is not None:
-                    owner.hazards.append(hazard)
-                    continue
-                graph.hazards.append(hazard)
+                (owner.hazards if owner is not None else graph.hazards).append(hazard)
+
+
+def _pin_on_calls(graph: Graph, finding: Diagnostic, hazard: Hazard, on_callee: bool) -> bool:
+    """``hazard`` on the edges that stand for the call ``finding`` points at (and, once, on their targets); False
+    when no edge does."""
+    where = (finding.path, finding.line, finding.column)
+    edges = [e for e in graph.edges if any(where in call for call in e.calls)]
+    for edge in edges:
+        edge.hazards.append(hazard)
+    if on_callee:  # the node says it once: its calls in other tasks have no identity
+        for edge in edges:
+            target = graph.node(edge.target)
+            if all(h.code != finding.code for h in target.hazards):
+                target.hazards.append(hazard)
+    return bool(edges)
 
 
 def _coroutine_site(coroutine: CoroutineValue) -> tuple:
@@ -322,7 +322,7 @@ class _State:
         return None
 
     def node_holding(self, finding: Diagnostic) -> Node | None:
-        """The workflow whose body holds a finding's call (STP030)."""
+        """The workflow whose body holds a finding's call (a rule pinned to the workflow body)."""
         best: Node | None = None
         for node in self.graph.nodes:
             item = self.bodies.get(node.id)

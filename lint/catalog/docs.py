@@ -37,21 +37,32 @@ text: a local function called `step`, or `from mylib import step`, is not MAF's.
 
 ## Positions
 
-A finding points at the smallest node that explains it: STP001, STP002, STP020 and STP030 at the
-call expression; STP010 and STP011 at the parameter; STP013 at the default value; STP012, STP040,
-STP041 and STP042 at the `def` (or the `replay_key=` argument), never at the decorator line; STP900
-at the error position, else line 1. Lines and columns are 1-based.
+A finding points at the smallest node that explains it: {positions}. Lines and columns are 1-based.
 
 ## Version awareness
 
 `target-version` is the `agent-framework-core` release the code runs on (README, "Target version").
-On 1.19 and older every step is keyed by call order: STP001 and STP002 are errors whatever the
-arguments, STP010 is not reported, and `replay_key=` is an error (STP041). On 1.20 and newer a nested
-call is an error when the inner step falls back to a call-order key, else a warning.
+On 1.19 and older every step is keyed by call order: a nested call is an error whatever the
+arguments, parameter types that cannot be fingerprinted are not reported, and `replay_key=` is an
+error. On 1.20 and newer a nested call is an error when the inner step falls back to a call-order
+key, else a warning. The verdicts of {version_dependent} depend on the release.
 
 ## Rules
 
 """
+
+
+def _listed(codes: list[str]) -> str:
+    """``STP001``, ``STP001 and STP002``, ``STP001, STP002 and STP020``."""
+    return ", ".join(codes[:-1]) + f" and {codes[-1]}" if len(codes) > 1 else codes[0]
+
+
+def positions() -> str:
+    """Where each rule's findings point, rules grouped by place, places in the order of their first rule."""
+    places: dict[str, list[str]] = {}
+    for rule in all_rules():
+        places.setdefault(rule.points_at, []).append(rule.code)
+    return "; ".join(f"{_listed(codes)} at {place}" for place, codes in places.items())
 
 
 def markdown_table() -> str:
@@ -80,7 +91,9 @@ def rule_page(rule: type[Rule], level: int = 1) -> str:
 def rule_book() -> str:
     pages = "\n".join(rule_page(rule, level=3) for rule in all_rules())
     table = markdown_table().replace("](docs/rules/", "](rules/")
-    return f"{GENERATED}\n{RULE_BOOK_PREAMBLE}{table}\n{pages}"
+    version_dependent = _listed([rule.code for rule in all_rules() if rule.version_dependent])
+    preamble = RULE_BOOK_PREAMBLE.format(positions=positions(), version_dependent=version_dependent)
+    return f"{GENERATED}\n{preamble}{table}\n{pages}"
 
 
 def expected_files(root: Path) -> dict[Path, str]:

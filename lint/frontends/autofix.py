@@ -19,6 +19,7 @@ from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.api import lint_source
 from steplint.analysis.fix_builder import apply_fixes_counted, fixable
+from steplint.report.text_format import counted as _count
 from steplint.source.reading import decode_source
 
 MAX_ROUNDS = 10
@@ -141,7 +142,3 @@ def write_fixed(outcome: FixOutcome) -> None:
     for file in outcome.files:
         with open(file.path, "wb") as handle:
             handle.write(file.encoded())
-
-
-def _count(number: int, singular: str, plural: str | None = None) -> str:
-    return f"{number} {singular if number == 1 else plural or singular + 's'}"

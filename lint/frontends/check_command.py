@@ -14,26 +14,9 @@ from pathlib import Path
 
 import click
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-# Rules whose verdict depends on the agent-framework-core release (README, "Target version").
-_VERSION_DEPENDENT = frozenset({"STP001", "STP002", "STP010", "STP011", "STP012", "STP013", "STP020", "STP041", "STP050"})
-_JSON_FORMATS = ("json", "json-lines")
-
-
-class UsageError(Exception):
-    """A mistake on the command line or in a configuration file: one line on stderr, exit 2."""
-
-
-def codes(value: str | None) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    return tuple(code.strip().upper() for code in value.split(",") if code.strip())
-
-
-def patterns(value: str | None) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    return tuple(p.strip() for p in value.split(",") if p.strip())
+from steplint.frontends.check_options import CheckOptions
+from steplint.frontends.exit_status import EXIT_CLEAN, EXIT_FINDINGS, UsageError
+from steplint.report.format_names import FULL, JSON_FORMATS, TEXT, TEXT_FORMATS
 
 
 def use_colour(choice: str, stream: object | None) -> bool:
@@ -48,90 +31,80 @@ def use_colour(choice: str, stream: object | None) -> bool:
     return bool(isatty and isatty())
 
 
-def run_check(paths: list[str], options: dict) -> int:
-    from steplint.api import files_to_lint, lint_paths, lint_source
+def run_check(options: CheckOptions) -> int:
     from steplint.config.settings import ConfigError
-    from steplint.run.process_pool import default_jobs
 
-    stdin_name = options.get("stdin_filename")
-    reads_stdin = paths == ["-"] or (not paths and bool(stdin_name))
-    if "-" in paths and not reads_stdin:
-        raise UsageError("'-' (standard input) cannot be combined with other paths")
-    paths = paths or ["."]
     try:
-        settings = _settings(paths, options, reads_stdin)
-        if options.get("show_settings"):
-            return _show_settings(settings, stdin_name if reads_stdin else paths[0], options)
-        if options.get("show_files"):
-            listed = [stdin_name or "-"] if reads_stdin else files_to_lint(paths, settings, bool(options.get("force_exclude")))
-            _echo("".join(f"{file}\n" for file in listed), options)
-            return EXIT_CLEAN
-        if reads_stdin:
-            data = options["stdin_data"] = sys.stdin.buffer.read()
-            result = lint_source(data, stdin_name or "-", settings, use_noqa=not options.get("disable_noqa"))
-        else:
-            result = lint_paths(
-                paths,
-                settings,
-                force_exclude=bool(options.get("force_exclude")),
-                use_noqa=not options.get("disable_noqa"),
-                jobs=options.get("jobs") or default_jobs(),
-                cache=_cache(settings, options),
-            )
+        settings = _settings(options)
+        if options.show_settings:
+            return _show_settings(settings, options)
+        if options.show_files:
+            return _show_files(settings, options)
+        stdin = sys.stdin.buffer.read() if options.reads_stdin else None
+        result = _lint(settings, options, stdin)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
 
     diagnostics = result.diagnostics
     _say_target(settings, diagnostics, options)
-    if options.get("add_noqa"):
-        return _add_noqa(diagnostics, options)
+    if options.add_noqa:
+        return _add_noqa(diagnostics, options, stdin)
     outcome = None
-    if options.get("fix") or options.get("diff"):
-        outcome, done = _fix(diagnostics, settings, options)
+    if options.fix or options.diff:
+        outcome, done = _fix(diagnostics, settings, options, stdin)
         if done is not None:
             return done
         diagnostics = outcome.remaining
-    if options.get("verbose"):
+    if options.verbose:
         _explain(settings, result, diagnostics)
-    _report(diagnostics, outcome, options)
-    if options.get("exit_zero"):
-        return EXIT_CLEAN
-    if diagnostics or (options.get("exit_non_zero_on_fix") and outcome is not None and outcome.fixed):
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
+    _report(diagnostics, outcome, options, stdin)
+    return _exit_status(diagnostics, outcome, options)
 
 
-def _settings(paths: list[str], options: dict, reads_stdin: bool):  # -> Settings
+def _lint(settings, options: CheckOptions, stdin: bytes | None):  # noqa: ANN001, ANN202 - Settings; -> RunResult
+    from steplint.api import lint_paths, lint_source
+    from steplint.run.process_pool import default_jobs
+
+    if stdin is not None:
+        return lint_source(stdin, options.stdin_filename or "-", settings, use_noqa=options.use_noqa)
+    return lint_paths(
+        list(options.paths),
+        settings,
+        force_exclude=options.force_exclude,
+        use_noqa=options.use_noqa,
+        jobs=options.jobs or default_jobs(),
+        cache=_cache(settings, options),
+    )
+
+
+def _settings(options: CheckOptions):  # -> Settings
     from steplint.api import load_settings
     from steplint.catalog.selection import check_selectors
 
-    stdin_name = options.get("stdin_filename")
-    start = Path(stdin_name).parent if reads_stdin and stdin_name else Path(paths[0] if paths[0] != "-" else ".")
-    config_file = Path(options["config_file"]) if options.get("config_file") else None
+    start = options.settings_start
+    config_file = Path(options.config_file) if options.config_file else None
     if config_file is not None and not config_file.is_file():
         raise UsageError(f"config file not found: {config_file}")
-    settings = load_settings(config_file, start if start.exists() else Path("."), bool(options.get("isolated")))
-    target = options.get("target_version")
+    settings = load_settings(config_file, start if start.exists() else Path("."), options.isolated)
+    target = options.target_version
     settings = settings.with_overrides(
         **_selection(settings, options),
-        exclude=patterns(options.get("exclude")),
-        extend_exclude=(settings.extend_exclude + patterns(options["extend_exclude"]))
-        if options.get("extend_exclude")
-        else None,
+        exclude=options.exclude,
+        extend_exclude=settings.extend_exclude + options.extend_exclude if options.extend_exclude else None,
         target_version=_target_version(target),
-        max_file_size=options.get("max_file_size"),
+        max_file_size=options.max_file_size,
         target_version_source="from --target-version" if target else None,
-        target_python=_target_python(options.get("target_python")),
-        target_python_source="from --target-python" if options.get("target_python") else None,
-        respect_gitignore=options.get("respect_gitignore"),
+        target_python=_target_python(options.target_python),
+        target_python_source="from --target-python" if options.target_python else None,
+        respect_gitignore=options.respect_gitignore,
     )
     check_selectors(settings)
     return _known_target(settings, target)
 
 
-def _selection(settings, options: dict) -> dict:  # noqa: ANN001 - Settings
+def _selection(settings, options: CheckOptions) -> dict:  # noqa: ANN001 - Settings
     """The command line is the last layer, as in ruff: its ``--select`` starts over, else it adds to the file's."""
-    select, extend, ignore = codes(options.get("select")), codes(options.get("extend_select")), codes(options.get("ignore"))
+    select, extend, ignore = options.select, options.extend_select, options.ignore
     if select is not None:
         return {"select": select, "extend_select": extend or (), "ignore": ignore or ()}
     overrides: dict = {}
@@ -181,73 +154,88 @@ def _known_target(settings, given: str | None):  # noqa: ANN001, ANN202 - Settin
     return settings
 
 
-def _say_target(settings, diagnostics: list, options: dict) -> None:  # noqa: ANN001 - Settings
+def _say_target(settings, diagnostics: list, options: CheckOptions) -> None:  # noqa: ANN001 - Settings
     """Once, on stderr, when a project file chose the release the findings depend on (not under --quiet)."""
-    from steplint.report.formats import TEXT_FORMATS
-
-    if _quiet(options) or options.get("verbose") or options.get("output_format") not in TEXT_FORMATS:
+    if options.quiet_or_silent or options.verbose or options.output_format not in TEXT_FORMATS:
         return
     source = settings.target_version_source or ""
     chosen_by_file = source.startswith("from ") and "--target-version" not in source and "[tool.steplint]" not in source
-    if chosen_by_file and any(d.code in _VERSION_DEPENDENT for d in diagnostics):
+    if chosen_by_file and any(d.code in _version_dependent_codes() for d in diagnostics):
         from steplint.core.framework_versions import format_version
 
         click.echo(f"steplint: target agent-framework-core {format_version(settings.target_version)}, {source}", err=True)
 
 
-def _show_settings(settings, linted: str, options: dict) -> int:  # noqa: ANN001 - Settings
+def _version_dependent_codes() -> frozenset[str]:
+    """The rules whose verdict depends on the agent-framework-core release (README, "Target version")."""
+    from steplint.catalog.registry import all_rules
+
+    return frozenset(rule.code for rule in all_rules() if rule.version_dependent)
+
+
+def _show_settings(settings, options: CheckOptions) -> int:  # noqa: ANN001 - Settings
     from steplint.report.settings_text import as_settings_json, as_settings_text
 
-    shown = as_settings_json if options.get("output_format") in _JSON_FORMATS else as_settings_text
+    shown = as_settings_json if options.output_format in JSON_FORMATS else as_settings_text
+    linted = options.stdin_filename if options.reads_stdin else options.paths[0]
     _echo(shown(settings, linted or "-"), options)
     return EXIT_CLEAN
 
 
-def _add_noqa(diagnostics: list, options: dict) -> int:
+def _show_files(settings, options: CheckOptions) -> int:  # noqa: ANN001 - Settings
+    from steplint.api import files_to_lint
+
+    if options.reads_stdin:
+        listed = [options.stdin_filename or "-"]
+    else:
+        listed = files_to_lint(list(options.paths), settings, options.force_exclude)
+    _echo("".join(f"{file}\n" for file in listed), options)
+    return EXIT_CLEAN
+
+
+def _add_noqa(diagnostics: list, options: CheckOptions, stdin: bytes | None) -> int:
     from steplint.frontends.autofix import write_fixed
     from steplint.frontends.noqa_adder import add_noqa
+    from steplint.report.text_format import counted
 
-    if options.get("stdin_data") is not None:
+    if stdin is not None:
         raise UsageError("--add-noqa edits files: it cannot be used with standard input")
     outcome = add_noqa(diagnostics)
     try:
         write_fixed(outcome)
     except OSError as exc:
         raise UsageError(f"cannot write {exc.filename}: {exc.strerror or exc}") from None
-    if not options.get("silent"):
+    if not options.silent:
         for finding in outcome.skipped:
             click.echo(f"steplint: warning: {finding.path}:{finding.line}: no '# noqa' can go on this line "
                        f"(it ends inside a string or with a backslash); {finding.code} is still reported", err=True)
-        click.echo(f"Added {outcome.added} noqa directive{'' if outcome.added == 1 else 's'}.", err=True)
+        click.echo(f"Added {counted(outcome.added, 'noqa directive')}.", err=True)
     return EXIT_CLEAN
 
 
-def _fix(diagnostics: list, settings, options: dict):  # noqa: ANN001 - Settings; -> (FixOutcome, exit code when done)
-    """--diff prints the changes; --fix writes them (standard input: prints the fixed text)."""
+def _fix(diagnostics: list, settings, options: CheckOptions, stdin: bytes | None):  # noqa: ANN001, ANN202 - Settings
+    """--diff prints the changes; --fix writes them (standard input: prints the fixed text).
+
+    (the FixOutcome, the exit status when nothing more is to be printed, else None)."""
     from steplint.frontends.autofix import fix_findings, write_fixed
     from steplint.report.text_format import as_concise
 
-    stdin = options.get("stdin_data")
     sources = {diagnostics[0].path: stdin} if stdin is not None and diagnostics else None
-    outcome = fix_findings(
-        diagnostics, settings, unsafe=bool(options.get("unsafe_fixes")), use_noqa=not options.get("disable_noqa"), sources=sources
-    )
-    if options.get("diff"):
-        if not options.get("silent"):
+    outcome = fix_findings(diagnostics, settings, unsafe=options.unsafe_fixes, use_noqa=options.use_noqa, sources=sources)
+    if options.diff:
+        if not options.silent:
             click.echo(outcome.diff(), nl=False)
-            if not _quiet(options):
+            if not options.quiet_or_silent:
                 click.echo(outcome.summary(would=True), err=True)
-                if options.get("show_fixes"):
+                if options.show_fixes:
                     click.echo(_fixes_listing(outcome, would=True), err=True, nl=False)
         return outcome, EXIT_FINDINGS if outcome.files else EXIT_CLEAN
     if stdin is not None:  # the fixed text is the output; what is left goes to stderr
         click.echo(outcome.files[0].encoded() if outcome.files else stdin, nl=False)
-        if not options.get("silent"):
-            click.echo(as_concise(outcome.remaining) + ("" if _quiet(options) else outcome.summary() + "\n"), err=True, nl=False)
-        if options.get("exit_zero"):
-            return outcome, EXIT_CLEAN
-        failed = outcome.remaining or (options.get("exit_non_zero_on_fix") and outcome.fixed)
-        return outcome, EXIT_FINDINGS if failed else EXIT_CLEAN
+        if not options.silent:
+            after = "" if options.quiet_or_silent else outcome.summary() + "\n"
+            click.echo(as_concise(outcome.remaining) + after, err=True, nl=False)
+        return outcome, _exit_status(outcome.remaining, outcome, options)
     try:
         write_fixed(outcome)
     except OSError as exc:
@@ -255,13 +243,23 @@ def _fix(diagnostics: list, settings, options: dict):  # noqa: ANN001 - Settings
     return outcome, None
 
 
+def _exit_status(remaining: list, outcome, options: CheckOptions) -> int:  # noqa: ANN001 - FixOutcome | None
+    """1 for a finding left (or, with --exit-non-zero-on-fix, a fix made), unless --exit-zero."""
+    if options.exit_zero:
+        return EXIT_CLEAN
+    if remaining or (options.exit_non_zero_on_fix and outcome is not None and outcome.fixed):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
 def _fixes_listing(outcome, would: bool = False) -> str:  # noqa: ANN001 - FixOutcome
     """``--show-fixes``: each fixed file and how many findings of each rule its fixes fixed."""
     from steplint.catalog.registry import rule_for
+    from steplint.report.text_format import counted
 
     if not outcome.fixed:
         return "No fixes available.\n" if would else "No fixes applied.\n"
-    lines = [f"{'Would fix' if would else 'Fixed'} {outcome.fixed} finding{'' if outcome.fixed == 1 else 's'}:"]
+    lines = [f"{'Would fix' if would else 'Fixed'} {counted(outcome.fixed, 'finding')}:"]
     for file in outcome.files:
         lines.append(f"- {file.path}:")
         for code, count in sorted(file.fixed_codes.items()):
@@ -270,50 +268,54 @@ def _fixes_listing(outcome, would: bool = False) -> str:  # noqa: ANN001 - FixOu
     return "\n".join(lines) + "\n"
 
 
-def _report(diagnostics: list, outcome, options: dict) -> None:  # noqa: ANN001 - FixOutcome | None
+def _report(diagnostics: list, outcome, options: CheckOptions, stdin: bytes | None) -> None:  # noqa: ANN001
     """The findings (or --statistics) on stdout or --output-file; in the text layouts the closing summary follows
-    them, in the others the fix summary goes to stderr."""
+    them, in the others the fix summary goes to stderr. ``outcome``: the FixOutcome of --fix, if any."""
     from steplint.report import text_format
-    from steplint.report.formats import FORMATTERS, TEXT_FORMATS
 
-    if options.get("silent"):
+    if options.silent:
         return
-    output_format = options["output_format"]
-    output_file = options.get("output_file")
-    colour = use_colour(options.get("color") or "auto", None if output_file else sys.stdout)
-    unsafe = bool(options.get("unsafe_fixes"))
-    by_person = output_format in TEXT_FORMATS and not options.get("statistics")
-    if options.get("statistics"):
-        if output_format not in TEXT_FORMATS + _JSON_FORMATS:
-            raise UsageError(f"--statistics prints text or JSON, not {output_format}: use --format text, json or json-lines")
-        text = text_format.statistics(diagnostics, "text" if output_format in TEXT_FORMATS else output_format, unsafe)
-    elif output_format == "full":
-        sources = _stdin_sources(diagnostics, options)
-        text = text_format.as_full(diagnostics, lambda p: sources.get(p) or text_format.source_from_disk(p), colour, unsafe)
-    elif by_person:
-        text = text_format.as_concise(diagnostics, colour, unsafe)
-    else:
-        text = FORMATTERS[output_format](diagnostics)
+    colour = use_colour(options.color, None if options.output_file else sys.stdout)
+    by_person = options.output_format in TEXT_FORMATS and not options.statistics
+    text = _findings_text(diagnostics, options, stdin, colour)
     aside = ""
-    if not _quiet(options):
+    if not options.quiet_or_silent:
         listing = ""
-        if options.get("show_fixes"):
-            listing = _fixes_listing(outcome) if outcome is not None else _would_fix(diagnostics, unsafe)
+        if options.show_fixes:
+            listing = _fixes_listing(outcome) if outcome is not None else _would_fix(diagnostics, options.unsafe_fixes)
         if by_person:
             fixed = outcome.fixed if outcome is not None else None
-            text += text_format.summary(diagnostics, unsafe, colour, fixed=fixed) + listing
+            text += text_format.summary(diagnostics, options.unsafe_fixes, colour, fixed=fixed) + listing
         else:
             aside = (outcome.summary() + "\n" if outcome is not None else "") + listing
-    if output_file:
+    if options.output_file:
         try:
-            Path(output_file).parent.mkdir(parents=True, exist_ok=True)
-            Path(output_file).write_text(text, encoding="utf-8")
+            Path(options.output_file).parent.mkdir(parents=True, exist_ok=True)
+            Path(options.output_file).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UsageError(f"cannot write --output-file {output_file}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot write --output-file {options.output_file}: {exc.strerror or exc}") from None
     elif text:
         click.echo(text, nl=False, color=colour)
     if aside:
         click.echo(aside, nl=False, err=True)
+
+
+def _findings_text(diagnostics: list, options: CheckOptions, stdin: bytes | None, colour: bool) -> str:
+    """The findings in ``--format``, or their count per rule (``--statistics``)."""
+    from steplint.report import text_format
+    from steplint.report.formats import FORMATTERS
+
+    output_format, unsafe = options.output_format, options.unsafe_fixes
+    if options.statistics:
+        if output_format not in TEXT_FORMATS + JSON_FORMATS:
+            raise UsageError(f"--statistics prints text or JSON, not {output_format}: use --format text, json or json-lines")
+        return text_format.statistics(diagnostics, TEXT if output_format in TEXT_FORMATS else output_format, unsafe)
+    if output_format == FULL:
+        sources = _stdin_sources(diagnostics, stdin)
+        return text_format.as_full(diagnostics, lambda p: sources.get(p) or text_format.source_from_disk(p), colour, unsafe)
+    if output_format in TEXT_FORMATS:
+        return text_format.as_concise(diagnostics, colour, unsafe)
+    return FORMATTERS[output_format](diagnostics)
 
 
 def _would_fix(diagnostics: list, unsafe: bool) -> str:
@@ -330,14 +332,13 @@ def _would_fix(diagnostics: list, unsafe: bool) -> str:
     return _fixes_listing(outcome, would=True)
 
 
-def _stdin_sources(diagnostics: list, options: dict) -> dict[str, str]:
-    data = options.get("stdin_data")
-    if data is None or not diagnostics:
+def _stdin_sources(diagnostics: list, stdin: bytes | None) -> dict[str, str]:
+    if stdin is None or not diagnostics:
         return {}
     from steplint.source.reading import decode_source
 
     try:
-        return {diagnostics[0].path: decode_source(data)}
+        return {diagnostics[0].path: decode_source(stdin)}
     except ValueError:
         return {}
 
@@ -366,21 +367,16 @@ def _target(settings) -> str:  # noqa: ANN001 - Settings
     return f"{format_version(settings.target_version or NEWEST)} ({settings.target_version_source or 'the newest'})"
 
 
-def _cache(settings, options: dict):  # noqa: ANN001 - Settings; -> steplint.run.cache.Cache | None
-    if options.get("no_cache"):
+def _cache(settings, options: CheckOptions):  # noqa: ANN001 - Settings; -> steplint.run.cache.Cache | None
+    if options.no_cache:
         return None
     from steplint.run.cache import CACHE_DIR_NAME, Cache
 
-    return Cache(options.get("cache_dir") or settings.project_root / CACHE_DIR_NAME)
+    return Cache(options.cache_dir or settings.project_root / CACHE_DIR_NAME)
 
 
-def _quiet(options: dict) -> bool:
-    return bool(options.get("quiet") or options.get("silent"))
-
-
-def _echo(text: str, options: dict) -> None:
-    output_file = options.get("output_file")
-    if output_file:
-        Path(output_file).write_text(text, encoding="utf-8")
+def _echo(text: str, options: CheckOptions) -> None:
+    if options.output_file:
+        Path(options.output_file).write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)

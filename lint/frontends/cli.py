@@ -9,10 +9,9 @@ from pathlib import Path
 import click
 
 from steplint._version import __version__
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-# The keys of steplint.report.formats.FORMATTERS, listed here so that --help does not import every rule.
-FORMAT_NAMES = ("text", "concise", "full", "json", "json-lines", "pylint", "github", "sarif")
+from steplint.frontends.exit_status import EXIT_ERROR, EXIT_FINDINGS, UsageError
+from steplint.report.format_names import FORMAT_NAMES, TEXT
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 
 
 class _DefaultToCheck(click.Group):
@@ -64,7 +63,7 @@ def cli() -> None:
               help="Apply excludes and ignore files to files named on the command line too.")
 @click.option("--respect-gitignore/--no-respect-gitignore", default=None,
               help="Leave out files that .gitignore, .ignore or .git/info/exclude ignore (default: respect).")
-@click.option("--format", "--output-format", "output_format", type=click.Choice(FORMAT_NAMES), default="text",
+@click.option("--format", "--output-format", "output_format", type=click.Choice(FORMAT_NAMES), default=TEXT,
               show_default=True, help="How to print the findings (text is concise; full adds the source line).")
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False), help="Write the findings to this file.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
@@ -98,18 +97,20 @@ def cli() -> None:
 @click.option(
     "--max-file-size",
     callback=lambda ctx, param, value: _size(value),
-    help='Report files larger than this as STP900 instead of analyzing them: bytes, or e.g. "10MB" (default), 0: no limit.',
+    help=f"Report files larger than this as {SyntaxErrorRule.code} instead of analyzing them: bytes, or e.g. "
+    '"10MB" (default), 0: no limit.',
 )
 @click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the findings (no notes on stderr, no summary).")
 @click.option("-s", "--silent", is_flag=True, help="Print nothing; the exit status still says whether there were findings.")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Lint PATHS (default: the current folder); '-' or --stdin-filename alone reads standard input."""
-    from steplint.frontends.check_command import UsageError, run_check
+    from steplint.frontends.check_command import run_check
+    from steplint.frontends.check_options import CheckOptions
 
     verbose = bool(options.get("verbose"))
     try:
-        code = run_check(list(paths), options)
+        code = run_check(CheckOptions.parse(paths, options))
     except click.exceptions.Exit:
         raise
     except UsageError as exc:

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field, replace
 
 from steplint.analysis.fix_builder import apply_fixes
 from steplint.analysis.noqa_edits import add_noqa_edit
+from steplint.catalog.registry import all_rules
 from steplint.core.diagnostics import Diagnostic, Edit, Fix
 from steplint.frontends.autofix import FixedFile, read_bytes
 from steplint.source.reading import decode_source
 from steplint.summaries.suppression_comments import NOQA
 
-NEVER_SILENCED = frozenset({"STP900", "STP100"})
+NEVER_SILENCED = frozenset(rule.code for rule in all_rules() if not rule.silenced_by_add_noqa)
 
 
 @dataclass

@@ -6,12 +6,10 @@ import json
 from typing import Callable
 
 from steplint.core.diagnostics import Diagnostic
+from steplint.report.format_names import CONCISE, FULL, GITHUB, JSON, JSON_LINES, PYLINT, SARIF, TEXT
 from steplint.report.github_format import as_github
 from steplint.report.sarif_format import as_sarif
 from steplint.report.text_format import as_concise, as_full, source_from_disk
-
-#: The layouts for a person (``steplint.report.text_format``): the CLI adds colour and the closing summary.
-TEXT_FORMATS = ("text", "concise", "full")
 
 
 def as_dict(d: Diagnostic) -> dict:
@@ -46,12 +44,12 @@ def as_pylint(diagnostics: list[Diagnostic]) -> str:
 
 
 FORMATTERS: dict[str, Callable[[list[Diagnostic]], str]] = {
-    "text": as_concise,
-    "concise": as_concise,
-    "full": lambda diagnostics: as_full(diagnostics, source_from_disk),
-    "json": as_json,
-    "json-lines": as_json_lines,
-    "pylint": as_pylint,
-    "github": as_github,
-    "sarif": as_sarif,
+    TEXT: as_concise,
+    CONCISE: as_concise,
+    FULL: lambda diagnostics: as_full(diagnostics, source_from_disk),
+    JSON: as_json,
+    JSON_LINES: as_json_lines,
+    PYLINT: as_pylint,
+    GITHUB: as_github,
+    SARIF: as_sarif,
 }

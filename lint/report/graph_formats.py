@@ -4,11 +4,11 @@ Every format shows the same thing: workflows (stadiums), steps (boxes) and,
 with ``--helpers``, plain helpers (rounded); an awaited call is a solid edge,
 a call run in a task of its own (gather, create_task, a task group) a bold
 edge, a call through a value (a dict of steps, a callback, a partial) a
-dashed one. Hazards colour what they belong to: nesting (STP001, STP002)
-red, keys that fall back to call order (STP010, STP011, STP020) orange,
-identities MAF cannot make durable (STP012, STP013) purple,
-nondeterminism in a workflow body (STP030) yellow, steps MAF refuses
-(STP040, STP041, STP042, STP050) grey. Each node links to its ``path:line``.
+dashed one. Hazards colour what they belong to, in the colour of their
+rule's family (``Rule.family``: nesting red, keys that fall back to call
+order orange, identities MAF cannot make durable purple, nondeterminism in a
+workflow body yellow, steps MAF refuses grey), which the legend lists with
+its rules' codes. Each node links to its ``path:line``.
 """
 
 from __future__ import annotations
@@ -18,27 +18,49 @@ import json
 import os
 import shutil
 import subprocess
+from functools import lru_cache
 from pathlib import Path
 
 from steplint.analysis.workflow_graph import Edge, Graph, Hazard, Node
+from steplint.catalog.registry import all_rules, rule_for
+from steplint.rules.base import Family
 
-COLOURS = {
-    "nesting": "#d1242f", "call-order": "#e16f24", "not-durable": "#8250df", "nondeterminism": "#bf8700",
-    "broken": "#6e7781", "other": "#6e7781",
-}
-LEGEND = (
-    ("nesting", "STP001/STP002: a step calls a step"),
-    ("call-order", "STP010/STP011/STP020: a key that falls back to call order"),
-    ("not-durable", "STP012/STP013: an identity MAF cannot make durable"),
-    ("nondeterminism", "STP030: nondeterminism in the workflow body"),
-    ("broken", "STP040/STP041/STP042/STP050: a step MAF refuses or cannot restore"),
-)
+#: A hazard whose rule has no family (and the family's name for it).
+OTHER, OTHER_COLOUR = "other", "#6e7781"
+
+
+@lru_cache(maxsize=1)
+def _families() -> tuple[Family, ...]:
+    """The rules' families, in the order of their first rule's code: the legend's order."""
+    return tuple(dict.fromkeys(rule.family for rule in all_rules() if rule.family is not None))
+
+
+@lru_cache(maxsize=1)
+def colours() -> dict[str, str]:
+    """Each family's colour by its name, the neutral one last."""
+    return {**{family.name: family.colour for family in _families()}, OTHER: OTHER_COLOUR}
+
+
+@lru_cache(maxsize=1)
+def legend() -> tuple[tuple[str, str], ...]:
+    """(family name, text) of each family: ``STP001/STP002: a step calls a step``."""
+    return tuple(
+        (family.name, "/".join(rule.code for rule in all_rules() if rule.family == family) + f": {family.legend}")
+        for family in _families()
+    )
+
+
+def family_of(hazard: Hazard) -> str:
+    rule = rule_for(hazard.code)
+    return rule.family.name if rule is not None and rule.family is not None else OTHER
+
+
 EDGE_KINDS = {"awaited": "awaited", "concurrent": "in a task of its own", "value": "through a value"}
 
 
 def _family(hazards: list[Hazard]) -> str | None:
-    order = [name for name, _ in LEGEND]
-    families = sorted({h.family for h in hazards}, key=lambda f: order.index(f) if f in order else len(order))
+    order = [name for name, _ in legend()]
+    families = sorted({family_of(h) for h in hazards}, key=lambda f: order.index(f) if f in order else len(order))
     return families[0] if families else None
 
 
@@ -86,7 +108,7 @@ def as_json(graph: Graph, base: Path) -> str:
     """The data behind the drawings; paths relative to ``base`` where they are under it."""
 
     def hazard(h: Hazard) -> dict:
-        return {"code": h.code, "severity": h.severity, "family": h.family, "message": h.message,
+        return {"code": h.code, "severity": h.severity, "family": family_of(h), "message": h.message,
                 "path": _relative(h.path, base), "line": h.line}
 
     data = {
@@ -143,9 +165,9 @@ def as_mermaid(graph: Graph, base: Path) -> str:
                      f"  {edge.source} {arrow} {edge.target}")
         family = _family(edge.hazards)
         if family is not None:
-            link_styles.append(f"  linkStyle {number} stroke:{COLOURS[family]},stroke-width:3px")
+            link_styles.append(f"  linkStyle {number} stroke:{colours()[family]},stroke-width:3px")
     lines.extend(link_styles)
-    for name, colour in COLOURS.items():
+    for name, colour in colours().items():
         lines.append(f"  classDef {name.replace('-', '_')} stroke:{colour},stroke-width:3px,color:{colour}")
     for node in graph.nodes:
         family = _family(node.hazards)
@@ -154,7 +176,7 @@ def as_mermaid(graph: Graph, base: Path) -> str:
         tip = _mermaid_text(_tooltip(node.hazards, node.qualified))
         lines.append(f'  click {node.id} "{_link(node, base)}" "{tip}"')
     lines.append('  subgraph legend["Legend"]')
-    for index, (name, text) in enumerate(LEGEND, start=1):
+    for index, (name, text) in enumerate(legend(), start=1):
         lines.append(f'    legend{index}["{_mermaid_text(text)}"]')
         lines.append(f"    class legend{index} {name.replace('-', '_')}")
     lines.append('    legend_edges["solid: awaited; bold: in a task of its own; dashed: through a value"]')
@@ -181,8 +203,8 @@ def as_dot(graph: Graph, base: Path) -> str:
         }
         style = ["rounded"] if node.kind == "helper" else []
         if family is not None:
-            attributes["color"] = COLOURS[family]
-            attributes["fontcolor"] = COLOURS[family]
+            attributes["color"] = colours()[family]
+            attributes["fontcolor"] = colours()[family]
             attributes["penwidth"] = "2.5"
         if node.kind == "workflow":
             style.append("bold")
@@ -210,15 +232,15 @@ def as_dot(graph: Graph, base: Path) -> str:
             attributes["label"] = label
         family = _family(edge.hazards)
         if family is not None:
-            attributes["color"] = COLOURS[family]
-            attributes["fontcolor"] = COLOURS[family]
+            attributes["color"] = colours()[family]
+            attributes["fontcolor"] = colours()[family]
             attributes["penwidth"] = "2.5"
         lines.append(f"  {edge.source} -> {edge.target} [{', '.join(f'{k}={_dot(v)}' for k, v in attributes.items())}];")
     lines.append("  subgraph cluster_legend {")
     lines.append('    label="Legend"; fontname="Helvetica";')
-    for index, (name, text) in enumerate(LEGEND, start=1):
-        lines.append(f"    legend{index} [label={_dot(text)}, shape=box, color={_dot(COLOURS[name])}, "
-                     f"fontcolor={_dot(COLOURS[name])}, penwidth=2.5];")
+    for index, (name, text) in enumerate(legend(), start=1):
+        lines.append(f"    legend{index} [label={_dot(text)}, shape=box, color={_dot(colours()[name])}, "
+                     f"fontcolor={_dot(colours()[name])}, penwidth=2.5];")
     lines.append('    legend_edges [label="solid: awaited\\nbold: in a task of its own\\ndashed: through a value", shape=note];')
     lines.append("  }")
     lines.append("}")

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Callable
 
 from steplint.core.diagnostics import ERROR, Diagnostic
+from steplint.report.format_names import JSON, JSON_LINES, TEXT
 from steplint.source.reading import decode_source
 
 RED, YELLOW, BOLD, CYAN, DIM, RESET = "\033[31m", "\033[33m", "\033[1m", "\033[36m", "\033[2m", "\033[0m"
@@ -67,33 +68,33 @@ def summary(diagnostics: list[Diagnostic], unsafe: bool = False, colour: bool = 
     if not diagnostics and not fixed:
         return _paint("All checks passed!", BOLD, colour) + "\n"
     if fixed is not None:
-        total = _count(len(diagnostics) + fixed, "finding")
+        total = counted(len(diagnostics) + fixed, "finding")
         text = [f"Found {total} ({fixed} fixed, {len(diagnostics)} remaining)."]
     else:
         errors = sum(1 for d in diagnostics if d.severity == ERROR)
         warnings = len(diagnostics) - errors
-        parts = [_count(errors, "error")] if errors else []
+        parts = [counted(errors, "error")] if errors else []
         if warnings:
-            parts.append(_count(warnings, "warning"))
-        text = [f"Found {_count(len(diagnostics), 'finding')} ({', '.join(parts)})."]
+            parts.append(counted(warnings, "warning"))
+        text = [f"Found {counted(len(diagnostics), 'finding')} ({', '.join(parts)})."]
     fixable = sum(1 for d in diagnostics if _fixable(d, unsafe))
     hidden = 0 if unsafe else sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)
     if fixable:
         text.append(f"[*] {fixable} fixable with `--fix`.")
     if hidden:
-        text.append(f"{_count(hidden, 'hidden fix', 'hidden fixes')} can be enabled with `--unsafe-fixes`.")
+        text.append(f"{counted(hidden, 'hidden fix', 'hidden fixes')} can be enabled with `--unsafe-fixes`.")
     return "\n".join(text) + "\n"
 
 
-def statistics(diagnostics: list[Diagnostic], layout: str = "text", unsafe: bool = False) -> str:
+def statistics(diagnostics: list[Diagnostic], layout: str = TEXT, unsafe: bool = False) -> str:
     """A count per rule (``--statistics``): aligned text, a JSON array, or one JSON object per line."""
     counts = Counter((d.code, d.name) for d in diagnostics)
     fixable = Counter(d.code for d in diagnostics if _fixable(d, unsafe))
     rows = [{"code": code, "name": name, "count": count, "fixable": fixable.get(code, 0)}
             for (code, name), count in sorted(counts.items())]
-    if layout == "json":
+    if layout == JSON:
         return json.dumps(rows, indent=2) + "\n"
-    if layout == "json-lines":
+    if layout == JSON_LINES:
         return "".join(json.dumps(row) + "\n" for row in rows)
     width = max((len(str(n)) for n in counts.values()), default=1)
     return "".join(
@@ -101,7 +102,8 @@ def statistics(diagnostics: list[Diagnostic], layout: str = "text", unsafe: bool
     )
 
 
-def _count(number: int, singular: str, plural: str | None = None) -> str:
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """``1 finding``, ``3 findings``, ``2 hidden fixes``."""
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 

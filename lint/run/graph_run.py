@@ -93,7 +93,7 @@ def workflow_graph_for(
         [module_findings(analysis, rules, m, loader.load) for m in checked], rules, settings, True,
         reportable=lambda path: True,
     )
-    builder = GraphBuilder(analysis, findings, show_helpers=helpers)
+    builder = GraphBuilder(analysis, findings, show_helpers=helpers, pins={rule.code: rule.graph_pin for rule in rules})
     if whole:
         return builder.project(checked)
     chosen = builder.workflows(checked)
