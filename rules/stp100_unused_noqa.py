@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.analysis.noqa_edits import remove_codes_edit
+from steplint.fixes.noqa_edits import remove_codes_edit
 from steplint.core.diagnostics import Diagnostic, Fix
 from steplint.core.findings import ReportedFile
 from steplint.rules.base import SuppressionRule
