@@ -20,7 +20,6 @@ DOCS_URL = "https://github.com/steplint/steplint/blob/main/docs/rules"
 if TYPE_CHECKING:
     from steplint.analysis.program import Analysis
     from steplint.core.diagnostics import Diagnostic
-    from steplint.core.findings import ReportedFile
     from steplint.core.summary import ModuleSummary
 
 
@@ -76,24 +75,13 @@ class Rule:
 
 
 class SuppressionRule(Rule):
-    """A rule about the suppression comments themselves (STP100).
+    """A rule about the suppression comments themselves (STP100): a declaration, with no check of its own.
 
     It is judged after every other rule has run and its findings went through
-    the suppression stage, from what each file's suppressions silenced.
+    the suppression stage: ``steplint.report.unused_noqa`` makes its findings
+    from what each file's suppressions silenced, with the rule's code, name
+    and severity.
     """
 
     def check(self, analysis: "Analysis", module: "ModuleSummary") -> Iterator["Diagnostic"]:
         return iter(())
-
-    def check_suppressions(
-        self,
-        module: "ReportedFile",
-        unused: list[tuple[int, tuple[str, ...]]],
-        selected: frozenset[str],
-        known: tuple[str, ...],
-    ) -> Iterator["Diagnostic"]:
-        """Findings from ``unused``: (line, codes) of each ``# noqa: CODES`` whose listed codes silenced nothing.
-
-        ``selected`` are the codes of the rules that ran, ``known`` every code steplint has.
-        """
-        raise NotImplementedError

@@ -5,7 +5,8 @@ from typing import Iterator
 
 from steplint.analysis.flow import candidates, describe_callee, steps_among
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic, Fix
-from steplint.analysis.fix_builder import call_attribute, source_text
+from steplint.fixes.rewrites import call_attribute
+from steplint.fixes.source_texts import source_text
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.graph_pins import PIN_CALL
 from steplint.rules.base import NESTING, Rule

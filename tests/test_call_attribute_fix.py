@@ -16,7 +16,8 @@ import pytest
 from expectations import FIXTURES
 
 from steplint.summaries.file_summary import summarize_source
-from steplint.analysis.fix_builder import text_between, is_plain_call, with_attribute, call_attribute, rewrite_call
+from steplint.fixes.positions import text_between
+from steplint.fixes.rewrites import is_plain_call, with_attribute, call_attribute, rewrite_call
 from steplint.source.reading import decode_source
 from steplint.core.summary import Ref
 

@@ -12,7 +12,8 @@ from steplint.frontends.autofix import fix_findings
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic, Edit, Fix
 from steplint.api import lint_paths, lint_source
-from steplint.analysis.fix_builder import apply_fixes, fixable, rewrite_call, smallest_edit
+from steplint.fixes.apply import apply_fixes, fixable
+from steplint.fixes.rewrites import rewrite_call, smallest_edit
 from steplint.catalog.registry import all_rules, rule_for
 
 RULES = all_rules()

@@ -21,7 +21,7 @@ from pygls.workspace import PositionCodec
 from pytest_lsp import ClientServerConfig
 
 from steplint.frontends.unsaved_buffer import lint_buffer
-from steplint.analysis.noqa_edits import add_noqa_edit as noqa_edit
+from steplint.fixes.noqa_edits import add_noqa_edit as noqa_edit
 from steplint.frontends.lsp_convert import position
 from steplint.frontends.lsp_server import DEBOUNCE_SECONDS
 from steplint.catalog.registry import rule_for

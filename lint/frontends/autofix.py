@@ -10,17 +10,15 @@ re-linted alone. Files keep their encoding, BOM and line endings.
 from __future__ import annotations
 
 import difflib
-import io
-import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.api import lint_source
-from steplint.analysis.fix_builder import apply_fixes_counted, fixable
+from steplint.fixes.apply import apply_fixes_counted, fixable
 from steplint.report.text_format import counted as _count
-from steplint.source.reading import decode_source
+from steplint.source.reading import DecodeFailure, decode_keeping_encoding, readable_bytes
 
 MAX_ROUNDS = 10
 
@@ -91,7 +89,8 @@ def fix_findings(
         fixed = None
         if fixable(findings, unsafe):
             data = (sources or {}).get(path)
-            fixed, findings = _fix_file(path, data if data is not None else read_bytes(path), findings, settings, unsafe, use_noqa)
+            data = data if data is not None else readable_bytes(path, settings.max_file_size)
+            fixed, findings = _fix_file(path, data, findings, settings, unsafe, use_noqa)
         if fixed is not None:
             outcome.files.append(fixed)
         outcome.remaining.extend(findings)
@@ -105,9 +104,8 @@ def _fix_file(
     if data is None:
         return None, findings
     try:
-        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-        original = decode_source(data)
-    except (SyntaxError, ValueError):
+        original, encoding = decode_keeping_encoding(data)
+    except DecodeFailure:
         return None, findings
     text, fixed_codes = original, Counter()
     for _ in range(MAX_ROUNDS):
@@ -127,14 +125,6 @@ def _fix_file(
     if text == original:
         return None, findings
     return FixedFile(path, original, text, encoding, fixed_codes), findings
-
-
-def read_bytes(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
 
 
 def write_fixed(outcome: FixOutcome) -> None:

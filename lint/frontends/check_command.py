@@ -322,7 +322,7 @@ def _would_fix(diagnostics: list, unsafe: bool) -> str:
     """``--show-fixes`` without ``--fix``: what ``--fix`` would fix, by file and rule."""
     from collections import Counter
 
-    from steplint.analysis.fix_builder import fixable
+    from steplint.fixes.apply import fixable
     from steplint.frontends.autofix import FixedFile, FixOutcome
 
     by_path: dict[str, Counter] = {}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from steplint.analysis.fix_builder import fixable
+from steplint.fixes.apply import fixable
 from steplint.api import lint_source, load_settings
 from steplint.config.settings import Settings, parse_python_version
 from steplint.core.diagnostics import Diagnostic

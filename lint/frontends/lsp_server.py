@@ -28,7 +28,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from steplint._version import __version__
-from steplint.analysis.noqa_edits import add_noqa_edit
+from steplint.fixes.noqa_edits import add_noqa_edit
 from steplint.catalog.registry import rule_for
 from steplint.config.settings import ConfigError, Settings
 from steplint.core.diagnostics import Diagnostic

@@ -8,17 +8,15 @@ noqa codes (STP100) are never silenced this way: a comment cannot fix either.
 
 from __future__ import annotations
 
-import io
-import tokenize
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from steplint.analysis.fix_builder import apply_fixes
-from steplint.analysis.noqa_edits import add_noqa_edit
 from steplint.catalog.registry import all_rules
+from steplint.fixes.apply import apply_fixes
+from steplint.fixes.noqa_edits import add_noqa_edit
 from steplint.core.diagnostics import Diagnostic, Edit, Fix
-from steplint.frontends.autofix import FixedFile, read_bytes
-from steplint.source.reading import decode_source
+from steplint.frontends.autofix import FixedFile
+from steplint.source.reading import DecodeFailure, decode_keeping_encoding, readable_bytes
 from steplint.summaries.suppression_comments import NOQA
 
 NEVER_SILENCED = frozenset(rule.code for rule in all_rules() if not rule.silenced_by_add_noqa)
@@ -43,14 +41,13 @@ def add_noqa(diagnostics: list[Diagnostic], sources: dict[str, bytes] | None = N
             by_path.setdefault(diagnostic.path, []).append(diagnostic)
     for path, findings in by_path.items():
         data = (sources or {}).get(path)
-        data = data if data is not None else read_bytes(path)
+        data = data if data is not None else readable_bytes(path)
         if data is None:
             outcome.skipped.extend(findings)
             continue
         try:
-            encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-            original = decode_source(data)
-        except (SyntaxError, ValueError):
+            original, encoding = decode_keeping_encoding(data)
+        except DecodeFailure:
             outcome.skipped.extend(findings)
             continue
         text, added = original, Counter()

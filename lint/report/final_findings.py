@@ -8,7 +8,8 @@ from typing import Callable
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.findings import ModuleFindings
-from steplint.report.suppression import FileSuppressions, suppression_findings
+from steplint.report.suppression import FileSuppressions
+from steplint.report.unused_noqa import unused_noqa_findings
 from steplint.rules.base import Rule
 
 
@@ -31,7 +32,7 @@ def final_findings(
                 silencer = silencers[diagnostic.path] = FileSuppressions(elsewhere[diagnostic.path], settings, use_noqa)
             if silencer is not None and not silencer.silences(diagnostic):
                 found.add(diagnostic)
-    found.update(suppression_findings(rules, [module.file for module in findings], silencers))
+    found.update(unused_noqa_findings(rules, [module.file for module in findings], silencers))
     return _one_per_place(sorted(found, key=Diagnostic.sort_key))
 
 

@@ -13,16 +13,11 @@ import os
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
-from typing import Iterable, Iterator
-
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
-from steplint.catalog.registry import all_codes
 from steplint.core.findings import ReportedFile
 from steplint.core.summary import ModuleSummary, Suppressions
-from steplint.rules.base import Rule, SuppressionRule
 from steplint.summaries.suppression_comments import ALL
-
 
 
 def matching_codes(listed: tuple[str, ...], code: str) -> tuple[str, ...]:
@@ -71,25 +66,6 @@ class FileSuppressions:
             if unused:
                 found.append((line, unused))
         return found
-
-
-def suppression_findings(
-    rules: Iterable[Rule], reported: Iterable[ReportedFile], files: dict[str, FileSuppressions]
-) -> Iterator[Diagnostic]:
-    """The findings of the selected suppression rules, themselves silenceable like any other."""
-    rules = list(rules)
-    selected = frozenset(rule.code for rule in rules)
-    known = tuple(all_codes())
-    for rule in rules:
-        if not isinstance(rule, SuppressionRule):
-            continue
-        for module in reported:
-            if module.broken:
-                continue  # no rule ran on a broken file: every noqa in it would look unused
-            file = files[module.path]
-            for diagnostic in rule.check_suppressions(module, file.unused_noqa_codes(), selected, known):
-                if not file.silences(diagnostic):
-                    yield diagnostic
 
 
 def per_file_ignores(path: str, settings: Settings) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from typing import Callable
 
 from steplint.core.diagnostics import ERROR, Diagnostic
 from steplint.report.format_names import JSON, JSON_LINES, TEXT
-from steplint.source.reading import decode_source
+from steplint.source.reading import readable_text
 
 RED, YELLOW, BOLD, CYAN, DIM, RESET = "\033[31m", "\033[33m", "\033[1m", "\033[36m", "\033[2m", "\033[0m"
 
@@ -109,8 +109,4 @@ def counted(number: int, singular: str, plural: str | None = None) -> str:
 
 def source_from_disk(path: str) -> str | None:
     """A file's text for ``full`` (None when it cannot be read or decoded: the finding is shown without it)."""
-    try:
-        with open(path, "rb") as handle:
-            return decode_source(handle.read())
-    except (OSError, SyntaxError, ValueError):
-        return None
+    return readable_text(path)

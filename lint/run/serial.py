@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from typing import Callable, Mapping
 
-from steplint.analysis.fix_builder import seed_sources
+from steplint.fixes.source_texts import seed_sources
 from steplint.analysis.program import Analysis
 from steplint.catalog.selection import selected_rules
 from steplint.config.settings import Settings

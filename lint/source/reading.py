@@ -123,6 +123,29 @@ def read_source(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> byte
     return b"".join(chunks)
 
 
+def readable_bytes(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes | None:
+    """``read_source``, or None when the file cannot be had.
+
+    For a file that was already linted, whose text is shown or fixed: had it
+    been unreadable, that was reported then.
+    """
+    try:
+        return read_source(path, max_size)
+    except UnreadableSource:
+        return None
+
+
+def readable_text(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> str | None:
+    """``readable_bytes`` decoded as Python does, or None when the file cannot be read or decoded."""
+    data = readable_bytes(path, max_size)
+    if data is None:
+        return None
+    try:
+        return decode_source(data)
+    except DecodeFailure:
+        return None
+
+
 def _require_regular(info: os.stat_result, path: str, max_size: int | None) -> None:
     mode = info.st_mode
     if stat.S_ISDIR(mode):
@@ -195,6 +218,12 @@ def decode_source(data: bytes) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
+
+
+def decode_keeping_encoding(data: bytes) -> tuple[str, str]:
+    """``decode_source``, and the encoding the bytes declare (to write a fixed text back the same way)."""
+    text = decode_source(data)
+    return text, tokenize.detect_encoding(io.BytesIO(data).readline)[0]
 
 
 def _declaration_line(data: bytes) -> int:
