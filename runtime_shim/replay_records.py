@@ -23,12 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 from steplint.runtime_shim.framework import Framework
-from steplint.runtime_shim.run_state import key_digest
+from steplint.runtime_shim.run_state import key_digest, run_state
 
 RECORD_NAME = "steplint-replay"
 CHUNK_BYTES = 1_600  # 8 bits a byte: about 3,850 decimal digits, under the 4,300 of int -> str
 MAX_SLOTS = 255  # one byte counts them (record_call keeps records far shorter)
-LOG_ATTRIBUTE = "_steplint_replay_log"
 
 
 def chunk_keys(framework: Framework) -> Callable[[int], Any]:
@@ -100,7 +99,8 @@ def _chunk_bytes(value: int) -> bytes:
 
 def log_of(run_context: Any, chunk_key: Callable[[int], Any]) -> RecordLog:
     """The run's log, read from its counts at its first lookup."""
-    log = run_context.__dict__.get(LOG_ATTRIBUTE)
+    state = run_state(run_context)
+    log = state.replay_log
     if log is None or log.counts is not run_context._step_cache_auto_request_info_counts:
-        log = run_context.__dict__[LOG_ATTRIBUTE] = RecordLog(run_context._step_cache_auto_request_info_counts, chunk_key)
+        log = state.replay_log = RecordLog(run_context._step_cache_auto_request_info_counts, chunk_key)
     return log

@@ -66,22 +66,32 @@ def cache_digest(keys: Any) -> int:
 
 
 class RunState:
-    """Scoped mode's knowledge of one run, kept on its RunContext (and gone with it).
+    """Everything the shim knows about one run, kept on its RunContext (and gone with it).
 
-    The digest of the cache keys is kept only while the run writes the record
-    (``marked``), and folded in lazily: a step call only notes its new key, and
-    the digest is brought up to date when a checkpoint is made or the run is
-    interrupted (the two moments MAF copies the dictionaries).
+    Scoped mode's judgement of the restored cache: the digest of the cache keys
+    is kept only while the run writes the record (``marked``), and folded in
+    lazily: a step call only notes its new key, and the digest is brought up to
+    date when a checkpoint is made or the run is interrupted (the two moments
+    MAF copies the dictionaries). A flat run has no marker and never marks.
+
+    Replay verification's (``replay_check``), in either mode: the record log,
+    the entries a "rerun" mismatch kept for their own call, whether the cache
+    was made under verification and whether the run already said it was not.
     """
 
-    __slots__ = ("marker", "digest", "pending", "legacy", "marked")
+    __slots__ = ("marker", "digest", "pending", "legacy", "marked",
+                 "replay_log", "replay_stash", "cache_recorded", "unverified_said")
 
-    def __init__(self, marker: Any, digest: int | None, legacy: LegacyReplay | None) -> None:
+    def __init__(self, marker: Any = None, digest: int | None = None, legacy: LegacyReplay | None = None) -> None:
         self.marker = marker
         self.digest = digest  # of the keys in the run's step cache (but pending ones), while marked
         self.pending: list[Any] = []  # keys set since the digest was last brought up to date
         self.legacy = legacy  # restored entries that may be another call's, until the run has nested
         self.marked = digest is not None  # whether the run's checkpoints carry the record
+        self.replay_log: Any = None  # replay_records.RecordLog, read at the run's first lookup
+        self.replay_stash: dict[int, list[tuple[Any, int]]] = {}  # record -> (value, count) kept by "rerun"
+        self.cache_recorded: bool | None = None  # judged at the first lookup: the cache was made under verification
+        self.unverified_said = False  # the run warned that it took an unrecorded entry
 
     def _mark(self, run_context: Any) -> None:
         self.marked = True
@@ -131,6 +141,14 @@ def run_state_of(run_context: Any) -> RunState | None:
     return run_context.__dict__.get(STATE_ATTRIBUTE)
 
 
+def run_state(run_context: Any) -> RunState:
+    """The run's state, made unjudged (no marker: flat mode) if scoped mode has not judged the run."""
+    state = run_context.__dict__.get(STATE_ATTRIBUTE)
+    if state is None:
+        state = run_context.__dict__[STATE_ATTRIBUTE] = RunState()
+    return state
+
+
 def begin_run(run_context: Any, marker: Any, positional: Callable[[Any], bool]) -> RunState:
     """The run's state, judged from the cache it holds at its first step call (made once per run)."""
     found = run_state_of(run_context)
@@ -168,7 +186,7 @@ def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        state = self.__dict__.get(STATE_ATTRIBUTE)
+        state = run_state_of(self)
         if state is not None and state.digest is not None and key not in self._step_cache:
             state.pending.append(key)
         original(self, key, value, *args, **kwargs)

@@ -14,7 +14,7 @@ from typing import Any
 
 from steplint.runtime_shim.errors import NestedStepError
 from steplint.runtime_shim.frames import StepFrame, current_step_frame
-from steplint.runtime_shim.run_state import STATE_ATTRIBUTE as RUN_STATE
+from steplint.runtime_shim.run_state import run_state_of
 
 StepCall = Callable[..., Any]
 
@@ -49,7 +49,7 @@ def shimmed_step_call(
             # Also from a task the body spawned after the body returned: whether it starts before the
             # step's checkpoint is saved depends on the storage, so the rule must not.
             raise NestedStepError(parent.step_name, self.name)
-        if start_run is not None and RUN_STATE not in run_context.__dict__:
+        if start_run is not None and run_state_of(run_context) is None:
             start_run(run_context)  # the run's first step call
         frame = StepFrame(run_context, self.name, parent, (self, args, kwargs))
         token = current_step_frame.set(frame)
