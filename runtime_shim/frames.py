@@ -56,7 +56,7 @@ class StepFrame:
         at any depth and free of JSON escaping (fingerprint keys are JSON).
         """
         if self._scope is None:
-            self._scope = hashlib.sha256(key_text.encode("utf-8")).hexdigest()[:_SCOPE_LENGTH]
+            self._scope = hashlib.sha256(key_text.encode("utf-8", "surrogatepass")).hexdigest()[:_SCOPE_LENGTH]
         return self._scope
 
 

@@ -54,7 +54,6 @@ from steplint.runtime_shim.framework import COUNTER, Framework
 from steplint.runtime_shim.replay_digest import (
     UNDIGESTABLE,
     CallShape,
-    Undigestable,
     differences,
     record_call,
 )
@@ -138,7 +137,7 @@ def _record_of(frame: Any) -> int:
         wrapper, args, kwargs = frame.call
         try:
             record = record_call(_shape(wrapper), args, kwargs)
-        except (Undigestable, RecursionError):
+        except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
     return record
@@ -146,7 +145,10 @@ def _record_of(frame: Any) -> int:
 
 def _differences(frame: Any, recorded: int) -> list[str]:
     wrapper, args, kwargs = frame.call
-    return differences(_shape(wrapper), args, kwargs, recorded)
+    try:
+        return differences(_shape(wrapper), args, kwargs, recorded)
+    except Exception:
+        return ["the arguments"]
 
 
 def _calling_line() -> tuple[str, int]:

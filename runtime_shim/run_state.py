@@ -54,7 +54,7 @@ def key_digest(key: Any) -> int:
     because it runs once per step call of a run that nested. It tells an extended cache from the one the
     record was written for; it is no defence against keys chosen to collide, which only MAF's code makes.
     """
-    data = (key if isinstance(key, str) else key_text(key)).encode("utf-8")
+    data = (key if isinstance(key, str) else key_text(key)).encode("utf-8", "surrogatepass")
     return (zlib.crc32(data) << 30) ^ zlib.crc32(data, 0x9383)
 
 
