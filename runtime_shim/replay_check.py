@@ -220,7 +220,8 @@ def _missed(lookup: _Lookup, value: Any) -> tuple[bool, Any]:
         return False, value  # the call's result goes under its identity key
     if lookup.state.replay_stash:
         return _moved_here(lookup)
-    lookup.log.put(lookup.key, _record_of(lookup.frame))
+    _record_of(lookup.frame)
+    lookup.frame.record_pending = lookup.key
     return False, value
 
 
@@ -250,8 +251,12 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
         warnings.warn_explicit(replay_mismatch_message(step, key_text(key), differing, "warn"),
                                ReplayMismatchWarning, filename, line)
         return True, value
-    # rerun: the entry waits for the call it belongs to; this call takes one kept for it, or runs.
-    count = lookup.run_context._step_cache_auto_request_info_counts.get(key, 0)
+    # rerun: the entry is moved aside with its record, for the call it belongs to; nothing is left under the key
+    # that a retry or a later resume could take. This call takes an entry kept for it, or runs.
+    run_context = lookup.run_context
+    count = run_context._step_cache_auto_request_info_counts.get(key, 0)
+    lookup.state.drop(run_context, key)
+    lookup.log.forget(key)
     lookup.state.replay_stash.setdefault(recorded, []).append((value, count))
     moved = _moved_here(lookup)
     if not moved[0]:
@@ -261,15 +266,16 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
 
 def _moved_here(lookup: _Lookup) -> tuple[bool, Any]:
     """Give the call at *key* an entry an earlier mismatch kept for a call with its record, if there is one;
-    otherwise the body runs, and the key's record becomes this call's."""
+    otherwise the body runs, and the key gets this call's record with its entry, when the body completes."""
     current = _record_of(lookup.frame)
-    lookup.log.put(lookup.key, current)
     kept = lookup.state.replay_stash.get(current) if current != UNDIGESTABLE else None
     if not kept:
+        lookup.frame.record_pending = lookup.key
         return False, None
     value, count = kept.pop(0)
     lookup.run_context._set_cached_result(lookup.key, value)
     lookup.run_context._step_cache_auto_request_info_counts[lookup.key] = count
+    lookup.log.put(lookup.key, current)
     _count("moved")
     return True, value
 
@@ -284,10 +290,30 @@ def _say_unverified_once(lookup: _Lookup) -> None:
                            UnverifiedReplayWarning, filename, line)
 
 
+def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], Any]) -> Callable[..., Any]:
+    """Wrap ``RunContext._set_cached_result``: a call whose body completed gets its record with its entry (never
+    before: a body that raises, is cancelled or pauses leaves neither)."""
+
+    @functools.wraps(original)
+    def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, key, value, *args, **kwargs)
+        frame = current_step_frame.get()
+        if frame is not None and frame.record_pending is not None and frame.run_context is self \
+                and key == frame.record_pending:
+            frame.record_pending = None
+            log_of(self, chunk_key).put(key, frame.record)
+
+    return _set_cached_result
+
+
 def verification_hooks(framework: Framework, policy: str, current: Callable[[type, str], Any]) -> dict[tuple[type, str], Any]:
     """(class, attribute) -> replacement; ``current(owner, name)`` is what is installed there now (another hook of
     the shim, or MAF's own)."""
     run_context = framework.run_context
-    lookup = verifying_lookup(current(run_context, "_get_cached_result"), policy, chunk_keys(framework),
+    chunk_key = chunk_keys(framework)
+    lookup = verifying_lookup(current(run_context, "_get_cached_result"), policy, chunk_key,
                               keyed_by_identity(framework))
-    return {(run_context, "_get_cached_result"): lookup}
+    return {
+        (run_context, "_get_cached_result"): lookup,
+        (run_context, "_set_cached_result"): recording_result(current(run_context, "_set_cached_result"), chunk_key),
+    }

@@ -27,7 +27,8 @@ from steplint.runtime_shim.run_state import key_digest, run_state
 
 RECORD_NAME = "steplint-replay"
 CHUNK_BYTES = 1_600  # 8 bits a byte: about 3,850 decimal digits, under the 4,300 of int -> str
-MAX_SLOTS = 255  # one byte counts them (record_call keeps records far shorter)
+MAX_SLOTS = 254  # one byte counts them (record_call keeps records far shorter)
+FORGOTTEN = 255  # the length byte of an entry that takes a key's record back
 
 
 def chunk_keys(framework: Framework) -> Callable[[int], Any]:
@@ -66,6 +67,10 @@ class RecordLog:
         while at + 9 <= len(data):
             digest = int.from_bytes(data[at:at + 8], "big")
             length = data[at + 8]
+            if length == FORGOTTEN:
+                self.records.pop(digest, None)
+                at += 9
+                continue
             slots = data[at + 9:at + 9 + 4 * length]
             self.records[digest] = int.from_bytes(b"\x01" + slots, "big")
             at += 9 + 4 * length
@@ -80,8 +85,15 @@ class RecordLog:
         self.records[digest] = record
         length = (record.bit_length() - 1) // 32
         slot_bits = 32 * length
-        entry = (((digest << 8) | length) << slot_bits) | (record & ((1 << slot_bits) - 1))
-        entry_bytes = 9 + 4 * length
+        self._append((((digest << 8) | length) << slot_bits) | (record & ((1 << slot_bits) - 1)), 9 + 4 * length)
+
+    def forget(self, key: Any) -> None:
+        """The key's record no longer describes its entry (the entry was moved aside)."""
+        digest = key_digest(key)
+        if self.records.pop(digest, None) is not None:
+            self._append((digest << 8) | FORGOTTEN, 9)
+
+    def _append(self, entry: int, entry_bytes: int) -> None:
         if self.size + entry_bytes > CHUNK_BYTES and self.size:
             self.index += 1
             self.chunk, self.size = 1, 0

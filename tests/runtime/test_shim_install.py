@@ -96,7 +96,9 @@ def test_flat_mode_patches_only_the_step_call_the_run_guard_and_replay_verificat
     before = maf_attributes()
     runtime_shim.install(mode="flat")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
-    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard", "_get_cached_result"}
+    # Verification reads entries (their records) and writes a record with each entry.
+    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard", "_get_cached_result",
+                       "_set_cached_result"}
 
 
 def test_install_is_idempotent() -> None:
