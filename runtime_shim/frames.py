@@ -37,7 +37,7 @@ class StepFrame:
     allocated before it, as in ``StepWrapper.__call__``).
     """
 
-    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "_scope")
+    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "record_pending", "_scope")
 
     def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None,
                  call: tuple[Any, tuple[Any, ...], dict[str, Any]] | None = None) -> None:
@@ -47,16 +47,23 @@ class StepFrame:
         self.key: Any = None
         self.call = call  # (the StepWrapper, its args, its kwargs): what replay verification digests
         self.record: Any = None  # the call's replay record, made at its first call-order cache lookup
+        self.record_pending: Any = None  # the key whose record goes into the log with its entry, when the body completes
         self._scope: str | None = None
 
     def scope(self, key_text: str) -> str:
-        """Short, stable token naming this call's key, used to scope its children's keys.
+        """Short, stable token naming this call, used to scope its children's keys.
 
         A digest rather than the key itself keeps scoped keys bounded in length
-        at any depth and free of JSON escaping (fingerprint keys are JSON).
+        at any depth and free of JSON escaping (fingerprint keys are JSON). A
+        call-order key names a position, not a call: where replay verification
+        recorded the call (its record, made before the body ran), the token
+        names the call too, so two calls that took the same key in two runs
+        (a resume in another order) never share their children's entries.
         """
         if self._scope is None:
-            self._scope = hashlib.sha256(key_text.encode("utf-8")).hexdigest()[:_SCOPE_LENGTH]
+            record = self.record
+            text = f"{key_text}#{record:x}" if type(record) is int and record > 1 else key_text
+            self._scope = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_SCOPE_LENGTH]
         return self._scope
 
 

@@ -1,8 +1,10 @@
 """install() / uninstall() / installed(): the shim's life cycle.
 
-One installation at a time, held by ``install()`` (until ``uninstall()``)
-and by each ``installed()`` block still open (a count: the last block to
-leave removes it, unless ``install()`` holds it). Removal waits while a
+One installation at a time, held by ``install()`` (until ``uninstall()``),
+by each ``installed()`` block still open (a count: the last block to leave
+removes it, unless something else holds it), and by named holders such as
+the pytest plugin (``hold()``, until ``let_go()``: an application's
+``uninstall()`` never removes their hold). Removal waits while a
 workflow run that started under the shim is still running: its checkpoints
 must not mix the shim's keys with MAF's.
 """
@@ -13,7 +15,7 @@ import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from steplint.runtime_shim.errors import (
@@ -39,7 +41,7 @@ from steplint.runtime_shim.replay_check import (
     ReplayPolicy,
     verification_hooks,
 )
-from steplint.runtime_shim.run_state import run_starter, run_state_hooks
+from steplint.runtime_shim.run_state import run_starter, run_state_hooks, starting_run
 from steplint.runtime_shim.run_tracking import RunTracker, releasing_guard, taking_guard
 from steplint.runtime_shim.step_calls import shimmed_step_call
 from steplint.runtime_shim.versions import (
@@ -70,6 +72,7 @@ class _Installation:
     tracker: RunTracker
     permanent: bool = False  # held by install() until uninstall()
     blocks: int = 0  # installed() blocks still open
+    holders: set[str] = field(default_factory=set)  # named holders (hold()), each until its let_go()
     removal_pending: bool = False  # let go of, but a run still needs it
 
 
@@ -115,9 +118,10 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
             framework.original(step_wrapper, "__call__"),
             framework.active_run_ctx,
             refuse_nesting=options.mode == "flat",
-            start_run=run_starter(framework) if options.mode == "scoped" else None,
+            start_run=run_starter(framework, options.on_replay_mismatch != "off") if options.mode == "scoped" else None,
         ),
     )
+    patches.replace(run_context, "__init__", starting_run(framework.original(run_context, "__init__")))
     patches.replace(workflow, "_ensure_not_running", taking_guard(tracker, framework.original(workflow, "_ensure_not_running")))
     patches.replace(workflow, "_release_run_guard", releasing_guard(tracker, framework.original(workflow, "_release_run_guard")))
     if options.mode == "scoped":
@@ -185,7 +189,7 @@ def install(
     _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch), allow_untested, permanent=True)
 
 
-def _acquire(options: _Options, allow_untested: bool, *, permanent: bool) -> None:
+def _acquire(options: _Options, allow_untested: bool, *, permanent: bool, holder: str | None = None) -> None:
     """Hold the installation with *options* (install it first if there is none)."""
     global _active
     with _lock:
@@ -203,7 +207,9 @@ def _acquire(options: _Options, allow_untested: bool, *, permanent: bool) -> Non
             tracker = RunTracker()
             tracker.on_idle = _run_ended
             _active = _Installation(options, framework, _patch(framework, options, tracker), tracker)
-        if permanent:
+        if holder is not None:
+            _active.holders.add(holder)
+        elif permanent:
             _active.permanent = True
         else:
             _active.blocks += 1
@@ -212,7 +218,7 @@ def _acquire(options: _Options, allow_untested: bool, *, permanent: bool) -> Non
 def _release_if_unheld() -> None:
     """Remove the installation once nothing holds it: at once, or when the last run under it ends. Under _lock."""
     global _active
-    if _active is None or _active.permanent or _active.blocks:
+    if _active is None or _active.permanent or _active.blocks or _active.holders:
         return
     if _active.tracker.running:
         _active.removal_pending = True
@@ -230,14 +236,31 @@ def _run_ended() -> None:
 
 def uninstall() -> None:
     """Undo :func:`install` (and any open :func:`installed` blocks): MAF's classes get back their original
-    attributes. While a workflow run that started under the shim is still running, the removal waits for it
-    to end. No-op if not installed."""
+    attributes, unless a named holder (:func:`hold`, e.g. the pytest plugin) still holds the shim. While a
+    workflow run that started under the shim is still running, the removal waits for it to end. No-op if not
+    installed."""
     with _lock:
         if _active is None:
             return
         _active.permanent = False
         _active.blocks = 0
         _release_if_unheld()
+
+
+def hold(holder: str, mode: Mode, *, on_unfingerprintable: Policy = "allow",
+         on_replay_mismatch: ReplayPolicy | None = None, allow_untested: bool = False) -> None:
+    """Hold the shim as *holder* (a plugin or framework integration): like :func:`install`, but only
+    :func:`let_go` with the same name ends this hold, never an application's :func:`uninstall`."""
+    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch), allow_untested,
+             permanent=False, holder=holder)
+
+
+def let_go(holder: str) -> None:
+    """End *holder*'s :func:`hold`; the shim is removed if nothing else holds it."""
+    with _lock:
+        if _active is not None and holder in _active.holders:
+            _active.holders.discard(holder)
+            _release_if_unheld()
 
 
 def installed_mode() -> Mode | None:

@@ -18,6 +18,7 @@ from steplint.runtime_shim.replay_check import REPLAY_POLICIES
 
 _OPTION = "--steplint-shim"
 _INSTALLED_BY_PLUGIN = "_steplint_shim_installed_by_plugin"
+_HOLDER = "pytest-plugin"  # the plugin's own hold: an application's uninstall() in a test cannot end it
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -51,9 +52,10 @@ def pytest_configure(config: Any) -> None:
     mode = config.getoption("steplint_shim")
     if mode is None:
         return
-    from steplint.runtime_shim.installer import install
+    from steplint.runtime_shim.installer import hold
 
-    install(
+    hold(
+        _HOLDER,
         mode,
         on_unfingerprintable=config.getoption("steplint_shim_unfingerprintable"),
         on_replay_mismatch=config.getoption("steplint_shim_replay"),
@@ -63,19 +65,21 @@ def pytest_configure(config: Any) -> None:
 
 def pytest_unconfigure(config: Any) -> None:
     if getattr(config, _INSTALLED_BY_PLUGIN, False):
-        from steplint.runtime_shim.installer import uninstall
+        from steplint.runtime_shim.installer import let_go
 
-        uninstall()
+        let_go(_HOLDER)
 
 
 def pytest_report_header(config: Any) -> str | None:
     mode = config.getoption("steplint_shim")
     if mode is None:
         return None
+    from steplint.runtime_shim.installer import installed_mode
     from steplint.runtime_shim.replay_check import DEFAULT_POLICY
 
     replay = config.getoption("steplint_shim_replay") or DEFAULT_POLICY[mode]
-    return f"steplint runtime shim: installed, mode={mode}, on_replay_mismatch={replay}"
+    state = "installed" if installed_mode() == mode else "not installed"
+    return f"steplint runtime shim: {state}, mode={mode}, on_replay_mismatch={replay}"
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:

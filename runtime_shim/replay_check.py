@@ -54,7 +54,6 @@ from steplint.runtime_shim.framework import COUNTER, Framework
 from steplint.runtime_shim.replay_digest import (
     UNDIGESTABLE,
     CallShape,
-    Undigestable,
     differences,
     record_call,
 )
@@ -63,15 +62,13 @@ from steplint.runtime_shim.replay_records import (
     chunk_keys,
     log_of,
 )
+from steplint.runtime_shim.run_state import RunState, run_state
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
 REPLAY_POLICIES: tuple[str, ...] = ("error", "warn", "rerun", "off")
 # Why each mode defaults as it does: README, "Replay verification".
 DEFAULT_POLICY = {"flat": "error", "scoped": "rerun"}
 
-STASH_ATTRIBUTE = "_steplint_replay_stash"
-UNVERIFIED_ATTRIBUTE = "_steplint_replay_unverified"
-JUDGED_ATTRIBUTE = "_steplint_replay_verified_cache"
 IDENTITY_KEYED = -1  # a frame's record when MAF keyed the call by its identity: nothing to record
 SHAPE_ATTRIBUTE = "_steplint_call_shape"
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -140,7 +137,7 @@ def _record_of(frame: Any) -> int:
         wrapper, args, kwargs = frame.call
         try:
             record = record_call(_shape(wrapper), args, kwargs)
-        except (Undigestable, RecursionError):
+        except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
     return record
@@ -148,7 +145,10 @@ def _record_of(frame: Any) -> int:
 
 def _differences(frame: Any, recorded: int) -> list[str]:
     wrapper, args, kwargs = frame.call
-    return differences(_shape(wrapper), args, kwargs, recorded)
+    try:
+        return differences(_shape(wrapper), args, kwargs, recorded)
+    except Exception:
+        return ["the arguments"]
 
 
 def _calling_line() -> tuple[str, int]:
@@ -173,92 +173,147 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return found, value
-        log = log_of(self, chunk_key)
-        # Judged once, at the run's first lookup: a cache restored without the log was made without the shim.
-        verified_cache = self.__dict__.setdefault(JUDGED_ATTRIBUTE, log.restored or not self._step_cache)
+        lookup = _Lookup(self, run_state(self), log_of(self, chunk_key), frame, key)
         if by_identity(key):
-            # The entry, if any, is this call's by construction (a miss: MAF also looks up the call-order key,
-            # for old checkpoints, but caches the result under this one). Unless a cache made without the shim
-            # holds it: there an occurrence of the same identity may be a nested call's.
-            frame.record = IDENTITY_KEYED
-            if found and not verified_cache:
-                _count("unrecorded")
-                _say_unverified_once(self, frame.step_name, key)
+            _identity_keyed(lookup, found)
             return found, value
         if not found:
-            if frame.record is IDENTITY_KEYED:
-                return found, value  # the call's result goes under its identity key
-            stash = self.__dict__.get(STASH_ATTRIBUTE)
-            if stash:
-                return _moved_here(self, key, frame, stash, log)
-            log.put(key, _record_of(frame))
-            return found, value
-        recorded = log.get(key)
-        if recorded is None:
-            _count("unrecorded")
-            _say_unverified_once(self, frame.step_name, key)
-            return found, value
-        if frame.record is IDENTITY_KEYED:
-            frame.record = None  # an old call-order entry for a fingerprinted call: check it like any other
-        current = _record_of(frame)
-        if recorded == UNDIGESTABLE or current == UNDIGESTABLE:
-            _count("undigestable")
-            return found, value
-        if recorded == current:
-            _count("verified")
-            return found, value
-        _count("mismatched")
-        step, differing = frame.step_name, _differences(frame, recorded)
-        if policy == "error":
-            raise ReplayMismatchError(step, key_text(key), differing)
-        if policy == "warn":
-            filename, line = _calling_line()
-            warnings.warn_explicit(replay_mismatch_message(step, key_text(key), differing, "warn"),
-                                   ReplayMismatchWarning, filename, line)
-            return found, value
-        # rerun: the entry waits for the call it belongs to; this call takes one kept for it, or runs.
-        stash = self.__dict__.get(STASH_ATTRIBUTE)
-        if stash is None:
-            stash = self.__dict__[STASH_ATTRIBUTE] = {}
-        count = self._step_cache_auto_request_info_counts.get(key, 0)
-        stash.setdefault(recorded, []).append((value, count))
-        moved = _moved_here(self, key, frame, stash, log)
-        if not moved[0]:
-            _count("rerun")
-        return moved
+            return _missed(lookup, value)
+        return _hit(lookup, value, policy)
 
     return _get_cached_result
 
 
-def _moved_here(run_context: Any, key: Any, frame: Any, stash: dict[int, list[tuple[Any, int]]],
-                log: RecordLog) -> tuple[bool, Any]:
-    """Give the call at *key* an entry an earlier mismatch kept for a call with its record, if there is one;
-    otherwise the body runs, and the key's record becomes this call's."""
+@dataclass(slots=True)
+class _Lookup:
+    """One cache lookup of a step call in a run."""
+
+    run_context: Any
+    state: RunState
+    log: RecordLog
+    frame: Any
+    key: Any
+
+
+def _cache_recorded(lookup: _Lookup) -> bool:
+    """Judged once, at the run's first lookup: a cache restored without the log was made without the shim."""
+    state = lookup.state
+    if state.cache_recorded is None:
+        state.cache_recorded = lookup.log.restored or not lookup.run_context._step_cache
+    return state.cache_recorded
+
+
+def _identity_keyed(lookup: _Lookup, found: bool) -> None:
+    """The entry, if any, is this call's by construction (a miss: MAF also looks up the call-order key, for old
+    checkpoints, but caches the result under this one). Unless a cache made without the shim holds it: there an
+    occurrence of the same identity may be a nested call's."""
+    recorded_cache = _cache_recorded(lookup)
+    lookup.frame.record = IDENTITY_KEYED
+    if found and not recorded_cache:
+        _count("unrecorded")
+        _say_unverified_once(lookup)
+
+
+def _missed(lookup: _Lookup, value: Any) -> tuple[bool, Any]:
+    _cache_recorded(lookup)
+    if lookup.frame.record is IDENTITY_KEYED:
+        return False, value  # the call's result goes under its identity key
+    if lookup.state.replay_stash:
+        return _moved_here(lookup)
+    _record_of(lookup.frame)
+    lookup.frame.record_pending = lookup.key
+    return False, value
+
+
+def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
+    _cache_recorded(lookup)
+    frame, key = lookup.frame, lookup.key
+    recorded = lookup.log.get(key)
+    if recorded is None:
+        _count("unrecorded")
+        _say_unverified_once(lookup)
+        return True, value
+    if frame.record is IDENTITY_KEYED:
+        frame.record = None  # an old call-order entry for a fingerprinted call: check it like any other
     current = _record_of(frame)
-    log.put(key, current)
-    kept = stash.get(current) if current != UNDIGESTABLE else None
+    if recorded == UNDIGESTABLE or current == UNDIGESTABLE:
+        _count("undigestable")
+        return True, value
+    if recorded == current:
+        _count("verified")
+        return True, value
+    _count("mismatched")
+    step, differing = frame.step_name, _differences(frame, recorded)
+    if policy == "error":
+        raise ReplayMismatchError(step, key_text(key), differing)
+    if policy == "warn":
+        filename, line = _calling_line()
+        warnings.warn_explicit(replay_mismatch_message(step, key_text(key), differing, "warn"),
+                               ReplayMismatchWarning, filename, line)
+        return True, value
+    # rerun: the entry is moved aside with its record, for the call it belongs to; nothing is left under the key
+    # that a retry or a later resume could take. This call takes an entry kept for it, or runs.
+    run_context = lookup.run_context
+    count = run_context._step_cache_auto_request_info_counts.get(key, 0)
+    lookup.state.drop(run_context, key)
+    lookup.log.forget(key)
+    lookup.state.replay_stash.setdefault(recorded, []).append((value, count))
+    moved = _moved_here(lookup)
+    if not moved[0]:
+        _count("rerun")
+    return moved
+
+
+def _moved_here(lookup: _Lookup) -> tuple[bool, Any]:
+    """Give the call at *key* an entry an earlier mismatch kept for a call with its record, if there is one;
+    otherwise the body runs, and the key gets this call's record with its entry, when the body completes."""
+    current = _record_of(lookup.frame)
+    kept = lookup.state.replay_stash.get(current) if current != UNDIGESTABLE else None
     if not kept:
+        lookup.frame.record_pending = lookup.key
         return False, None
     value, count = kept.pop(0)
-    run_context._set_cached_result(key, value)
-    run_context._step_cache_auto_request_info_counts[key] = count
+    lookup.run_context._set_cached_result(lookup.key, value)
+    lookup.run_context._step_cache_auto_request_info_counts[lookup.key] = count
+    lookup.log.put(lookup.key, current)
     _count("moved")
     return True, value
 
 
-def _say_unverified_once(run_context: Any, step: str, key: Any) -> None:
+def _say_unverified_once(lookup: _Lookup) -> None:
     """A resume took a call-order entry that carries no record (a checkpoint made without verification)."""
-    if run_context.__dict__.get(UNVERIFIED_ATTRIBUTE):
+    if lookup.state.unverified_said:
         return
-    run_context.__dict__[UNVERIFIED_ATTRIBUTE] = True
+    lookup.state.unverified_said = True
     filename, line = _calling_line()
-    warnings.warn_explicit(unverified_replay_message(step, key_text(key)), UnverifiedReplayWarning, filename, line)
+    warnings.warn_explicit(unverified_replay_message(lookup.frame.step_name, key_text(lookup.key)),
+                           UnverifiedReplayWarning, filename, line)
+
+
+def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], Any]) -> Callable[..., Any]:
+    """Wrap ``RunContext._set_cached_result``: a call whose body completed gets its record with its entry (never
+    before: a body that raises, is cancelled or pauses leaves neither)."""
+
+    @functools.wraps(original)
+    def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, key, value, *args, **kwargs)
+        frame = current_step_frame.get()
+        if frame is not None and frame.record_pending is not None and frame.run_context is self \
+                and key == frame.record_pending:
+            frame.record_pending = None
+            log_of(self, chunk_key).put(key, frame.record)
+
+    return _set_cached_result
 
 
 def verification_hooks(framework: Framework, policy: str, current: Callable[[type, str], Any]) -> dict[tuple[type, str], Any]:
     """(class, attribute) -> replacement; ``current(owner, name)`` is what is installed there now (another hook of
     the shim, or MAF's own)."""
     run_context = framework.run_context
-    lookup = verifying_lookup(current(run_context, "_get_cached_result"), policy, chunk_keys(framework),
+    chunk_key = chunk_keys(framework)
+    lookup = verifying_lookup(current(run_context, "_get_cached_result"), policy, chunk_key,
                               keyed_by_identity(framework))
-    return {(run_context, "_get_cached_result"): lookup}
+    return {
+        (run_context, "_get_cached_result"): lookup,
+        (run_context, "_set_cached_result"): recording_result(current(run_context, "_set_cached_result"), chunk_key),
+    }

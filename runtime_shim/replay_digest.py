@@ -5,139 +5,257 @@ dictionary it travels in holds ints; JSON keeps big ones exactly). It is made
 when the call starts, before its body can change its arguments:
 
 * slot 0: the step's name, its wrapper identity (1.20+: MAF's own, which
-  covers its code; before: its module and qualified name) and its parameter
-  names;
-* then one slot per bound argument (defaults filled in, the run context
-  left out), and for each argument that is a pydantic model or a dataclass
-  one slot per field, so that a mismatch can name the fields that differ
-  (never their values).
+  covers its code; before: its module's last name and qualified name) and its
+  parameter names;
+* then one slot per bound argument (defaults filled in, ``*args`` as one
+  sequence, ``**kwargs`` as one mapping, the run context left out), and for
+  each argument that is a pydantic model or a dataclass one slot per field,
+  so that a mismatch can name the fields that differ (never their values).
 
 Only calls MAF keys by their order are recorded (a key made from MAF's
 fingerprint of the arguments, or from ``replay_key=``, names the call).
 
-An argument is digested from a canonical form (how, decided once per type):
-pydantic models and dataclasses by their class and fields (each field the
-same way, recursively; a model's extra fields too), enums by class and value,
-containers item by item (sets and dicts in a sorted order), scalars by type
-and ``repr``, anything else by ``pickle``. One that cannot be pickled makes
-the call *undigestable*: it is recorded as such and never checked. The
-packed value carries its own length (a leading 1 bit), so a record made for
-a call of another shape never equals one of this shape.
+An argument is digested from a canonical form, decided once per type (a
+handler in ``_HANDLERS``), that is the same in any process and survives
+MAF's checkpoint round trip (``FileCheckpointStorage`` gives back a str or
+int subclass, a str- or int-valued enum as the plain value, a dict's keys
+as ``str(key)``):
+
+* str, int, float, bool, None, complex: by base type and content (never
+  ``repr``: a subclass may mask it); an enum by its value;
+* bytes-like: by a SHA-256 digest of the bytes, hashed once;
+* list and tuple alike, item by item; sets by their items' forms sorted;
+  dicts by ``str(key)`` (scalar and enum keys) and value, sorted;
+* pydantic models: class, fields, extra fields and private attributes
+  (computed fields are functions of these and are left out); dataclasses:
+  class and fields. A class is named by its module's last name and its
+  qualified name, so a script and the same file imported agree;
+* any other object that defines ``__eq__``: by class and what
+  ``__reduce_ex__`` says rebuilds it, each part canonically (so a set of str
+  in its state is sorted, not in hash-seed order).
+
+Everything else (an object compared by identity, one that cannot be
+reduced, a cycle) makes the call *undigestable*: recorded as such and never
+checked. The packed value carries its own length (a leading 1 bit), so a
+record made for a call of another shape never equals one of this shape.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import inspect
-import pickle
+import os
+import sys
+import weakref
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 MAX_SLOTS = 64
 UNDIGESTABLE = 1  # a record value no packed list of slots can have (those are at least 2**32)
-_CONTEXT = object()  # the run context's parameter: left out
 
 
 class Undigestable(Exception):
-    """An argument with no canonical form (it cannot be pickled)."""
+    """An argument with no canonical form that is the same in every process."""
 
 
-# How each type's values are digested, decided once per type: "scalar", "enum", "model", "dataclass",
-# "sequence", "set", "dict", "bytes" or "other" (pickle).
-_KINDS: dict[type, str] = {kind: "scalar" for kind in (int, str, float, bool, complex, type(None))}
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
-# The exact scalar types' canonical prefix (canonical() gives them the same form: "int:" + repr).
-_SCALAR_PREFIX: dict[type, bytes] = {kind: f"{kind.__qualname__}:".encode() for kind in (int, str, float, bool, complex)}
+Handler = Callable[[Any], bytes]
 
 
-def _kind_of(kind: type) -> str:
-    found = _KINDS.get(kind)
-    if found is None:
-        if issubclass(kind, enum.Enum):
-            found = "enum"
-        elif isinstance(getattr(kind, "__pydantic_fields__", None), dict) and callable(
-                getattr(kind, "model_dump_json", None)):
-            found = "model"
-        elif dataclasses.is_dataclass(kind):
-            found = "dataclass"
-        elif issubclass(kind, (bool, int, float, complex, str)):
-            found = "scalar"
-        elif issubclass(kind, (bytes, bytearray)):
-            found = "bytes"
-        elif issubclass(kind, (list, tuple)):
-            found = "sequence"
-        elif issubclass(kind, (set, frozenset)):
-            found = "set"
-        elif issubclass(kind, dict):
-            found = "dict"
+def module_identity(name: str | None) -> str:
+    """A module's last name; for ``__main__``, the name its file has when imported (a script's stem)."""
+    if name == "__main__":
+        main = sys.modules.get("__main__")
+        spec = getattr(main, "__spec__", None)
+        if spec is not None and spec.name:
+            name = spec.name
         else:
-            found = "other"
-        _KINDS[kind] = found
+            path = getattr(main, "__file__", None) or "__main__"
+            name = os.path.splitext(os.path.basename(path))[0]
+    return (name or "?").rpartition(".")[2]
+
+
+def class_identity(kind: type) -> bytes:
+    found = _IDENTITIES.get(kind)
+    if found is None:
+        found = f"{module_identity(kind.__module__)}.{kind.__qualname__}".encode("utf-8", "surrogatepass")
+        _IDENTITIES[kind] = found
     return found
+
+
+def _text(value: str) -> bytes:
+    return str.encode(value, "utf-8", "surrogatepass")
+
+
+def _str(value: Any) -> bytes:
+    return b"s:" + _text(value)
+
+
+def _int(value: Any) -> bytes:
+    return b"i:" + int.to_bytes(value, (int.bit_length(value) + 8) // 8, "big", signed=True)
+
+
+def _bool(value: Any) -> bytes:
+    return b"b:1" if value else b"b:0"
+
+
+def _float(value: Any) -> bytes:
+    return b"f:" + float.hex(value).encode()
+
+
+def _complex(value: Any) -> bytes:
+    return b"c:" + float.hex(value.real).encode() + b"," + float.hex(value.imag).encode()
+
+
+def _none(value: Any) -> bytes:
+    return b"n:"
+
+
+def _bytes(value: Any) -> bytes:
+    return b"y:" + hashlib.sha256(value).digest()[:16]  # SHA-256: hardware-accelerated where BLAKE2b is not
+
+
+def _enum(value: Any) -> bytes:
+    return canonical(value.value)
+
+
+def _sequence(value: Any) -> bytes:
+    return b"l[" + b",".join([canonical(item) for item in value]) + b"]"
+
+
+def _set(value: Any) -> bytes:
+    return b"e{" + b",".join(sorted([canonical(item) for item in value])) + b"}"
+
+
+_STR_KEYED = (str, int, float, bool, type(None), enum.Enum)
+
+
+def _key(key: Any) -> bytes:
+    """A dict key as MAF's JSON encoding leaves it: ``str(key)`` for scalars and enums."""
+    return canonical(str(key)) if isinstance(key, _STR_KEYED) else canonical(key)
+
+
+def _dict(value: Any) -> bytes:
+    return b"d{" + b",".join(sorted([_key(key) + b":" + canonical(item) for key, item in value.items()])) + b"}"
+
+
+def _model(value: Any) -> bytes:
+    return b"m:" + class_identity(type(value)) + b":" + b",".join(_field_forms(value, field_names(type(value)) or ()))
+
+
+def _dataclass(value: Any) -> bytes:
+    return b"D:" + class_identity(type(value)) + b":" + b",".join(_field_forms(value, field_names(type(value)) or ()))
+
+
+def _type(value: Any) -> bytes:
+    return b"t:" + class_identity(value)
+
+
+def _reduced(value: Any) -> bytes:
+    """An object with value equality: its class and what rebuilds it (``__reduce_ex__``), each part canonically."""
+    kind = type(value)
+    if kind.__eq__ is object.__eq__:
+        raise Undigestable(f"{kind.__qualname__} compares by identity")
+    reduced = value.__reduce_ex__(4)
+    if isinstance(reduced, str):
+        return b"g:" + class_identity(kind) + b":" + _text(reduced)
+    function, arguments, *rest = reduced
+    parts = [b"r:" + class_identity(kind), _callable(function), canonical(tuple(arguments))]
+    state, items, pairs = (list(rest) + [None, None, None])[:3]
+    parts.append(b"n:" if state is None else canonical(state))
+    parts.append(b"n:" if items is None else canonical(list(items)))
+    parts.append(b"n:" if pairs is None else canonical(dict(pairs)))
+    return b";".join(parts)
+
+
+def _callable(function: Any) -> bytes:
+    if isinstance(function, type):
+        return _type(function)
+    name = getattr(function, "__qualname__", None)
+    if not isinstance(name, str):
+        raise Undigestable(f"cannot name {type(function).__qualname__}")
+    return b"F:" + _text(f"{module_identity(getattr(function, '__module__', None))}.{name}")
+
+
+def _other(value: Any) -> bytes:
+    return _reduced(value)
+
+
+# How each type's values are digested: the exact built-in types here, any other type decided once (weakly held,
+# so a class made per run is not kept alive).
+_HANDLERS: dict[type, Handler] = {
+    str: _str, int: _int, bool: _bool, float: _float, complex: _complex, type(None): _none,
+    bytes: _bytes, bytearray: _bytes, memoryview: _bytes, list: _sequence, tuple: _sequence,
+    set: _set, frozenset: _set, dict: _dict, type: _type,
+}
+_DECIDED: weakref.WeakKeyDictionary[type, Handler] = weakref.WeakKeyDictionary()
+_FIELD_NAMES: weakref.WeakKeyDictionary[type, tuple[str, ...] | None] = weakref.WeakKeyDictionary()
+_IDENTITIES: weakref.WeakKeyDictionary[type, bytes] = weakref.WeakKeyDictionary()
+# Checked in order: the first base a type derives from decides (bool before int, enums before str and int).
+_BY_BASE: tuple[tuple[type, Handler], ...] = (
+    (enum.Enum, _enum), (bool, _bool), (int, _int), (str, _str), (float, _float), (complex, _complex),
+    (bytes, _bytes), (bytearray, _bytes), (list, _sequence), (tuple, _sequence), (set, _set),
+    (frozenset, _set), (dict, _dict), (type, _type),
+)
+
+
+def _is_model(kind: type) -> bool:
+    return isinstance(getattr(kind, "__pydantic_fields__", None), dict) and callable(getattr(kind, "model_dump_json", None))
+
+
+def handler_of(kind: type) -> Handler:
+    found = _HANDLERS.get(kind) or _DECIDED.get(kind)
+    if found is None:
+        found = _decide(kind)
+        _DECIDED[kind] = found
+    return found
+
+
+def _decide(kind: type) -> Handler:
+    if _is_model(kind):
+        return _model
+    if dataclasses.is_dataclass(kind):
+        return _dataclass
+    for base, handler in _BY_BASE:
+        if issubclass(kind, base):
+            return handler
+    return _other
 
 
 def canonical(value: Any) -> bytes:
     """A byte form of ``value`` that is equal for equal values, in any process (raises Undigestable)."""
     kind = type(value)
-    how = _KINDS.get(kind) or _kind_of(kind)
-    if how == "scalar":
-        return f"{kind.__qualname__}:{value!r}".encode("utf-8", "surrogatepass")
-    if how == "model" or how == "dataclass":
-        return _record_prefix(kind) + b",".join(_field_forms(value, field_names(kind) or ()))
-    if how == "enum":
-        return f"enum:{_class_name(value)}:".encode() + canonical(value.value)
-    if how == "sequence":
-        return f"{kind.__name__}[".encode() + b",".join(canonical(item) for item in value) + b"]"
-    if how == "set":
-        return f"{kind.__name__}{{".encode() + b",".join(sorted(canonical(item) for item in value)) + b"}"
-    if how == "dict":
-        items = sorted(canonical(key) + b":" + canonical(item) for key, item in value.items())
-        return b"dict{" + b",".join(items) + b"}"
-    if how == "bytes":
-        return b"bytes:" + bytes(value)
-    try:
-        return f"pickle:{_class_name(value)}:".encode() + pickle.dumps(value, protocol=4)
-    except Exception as exc:  # locks, sockets, generators, objects with unpicklable state
-        raise Undigestable(f"{kind.__name__}: {exc}") from None
-
-
-def _class_name(value: Any) -> str:
-    return f"{type(value).__module__}.{type(value).__qualname__}"
+    handler = _HANDLERS.get(kind) or handler_of(kind)
+    return handler(value)
 
 
 def _field_forms(value: Any, names: tuple[str, ...]) -> list[bytes]:
-    forms = []
-    for name in names:
-        field = getattr(value, name, None)
-        prefix = _SCALAR_PREFIX.get(type(field))
-        forms.append(canonical(field) if prefix is None else prefix + repr(field).encode("utf-8", "surrogatepass"))
-    if _KINDS[type(value)] == "model":
-        extra = value.__pydantic_extra__  # a model's extra="allow" fields, by name
+    """One form per named field, then (a model's) extra fields and private attributes, each when present."""
+    forms = [canonical(getattr(value, name, None)) for name in names]
+    if _is_model(type(value)):
+        extra = getattr(value, "__pydantic_extra__", None)  # extra="allow" fields, by name
         if extra:
-            forms.append(canonical(extra))
+            forms.append(b"x" + canonical(extra))
+        private = getattr(value, "__pydantic_private__", None)  # PrivateAttr values
+        if private:
+            forms.append(b"p" + canonical(private))
     return forms
-
-
-_PREFIXES: dict[type, bytes] = {}
-
-
-def _record_prefix(kind: type) -> bytes:
-    prefix = _PREFIXES.get(kind)
-    if prefix is None:
-        prefix = _PREFIXES[kind] = f"{_kind_of(kind)}:{kind.__module__}.{kind.__qualname__}:".encode()
-    return prefix
 
 
 def field_names(kind: type) -> tuple[str, ...] | None:
     """The field names of a pydantic model or dataclass type, in definition order, else None."""
-    if kind in _FIELD_NAMES:
+    if kind in _HANDLERS:
+        return None
+    try:
         return _FIELD_NAMES[kind]
-    how = _KINDS.get(kind) or _kind_of(kind)
+    except KeyError:
+        pass
     names: tuple[str, ...] | None = None
-    if how == "model":
+    if _is_model(kind):
         names = tuple(kind.__pydantic_fields__)
-    elif how == "dataclass":
+    elif dataclasses.is_dataclass(kind):
         names = tuple(f.name for f in dataclasses.fields(kind))
     _FIELD_NAMES[kind] = names
     return names
@@ -146,82 +264,83 @@ def field_names(kind: type) -> tuple[str, ...] | None:
 class CallShape:
     """What one step's calls are bound against: its parameters, their defaults, the run context's name."""
 
-    __slots__ = ("names", "positional", "defaults", "context_name", "identity_slot")
+    __slots__ = ("names", "positional", "defaults", "context_name", "identity_slot", "var_positional",
+                 "var_keyword", "named", "simple")
 
     def __init__(self, wrapper: Any) -> None:
         signature: inspect.Signature = getattr(wrapper, "_signature", None) or inspect.signature(wrapper._func)
         parameters = list(signature.parameters.values())
-        self.names = tuple(p.name for p in parameters)
-        self.defaults = {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}
         self.context_name = getattr(wrapper, "_ctx_param_name", None)
-        self.positional = tuple(name for name in self.names if name != self.context_name)
+        kinds = inspect.Parameter
+        self.names = tuple(p.name for p in parameters)
+        self.defaults = {p.name: p.default for p in parameters if p.default is not kinds.empty}
+        self.positional = tuple(p.name for p in parameters if p.name != self.context_name
+                                and p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD))
+        self.var_positional = next((p.name for p in parameters if p.kind is kinds.VAR_POSITIONAL), None)
+        self.var_keyword = next((p.name for p in parameters if p.kind is kinds.VAR_KEYWORD), None)
+        self.named = frozenset(p.name for p in parameters if p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD))
+        self.simple = len(self.positional) == len(self.named - {self.context_name})  # every parameter positional
         identity = getattr(wrapper, "_wrapper_identity", None)
         if not isinstance(identity, str):
             function = wrapper._func
-            identity = f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', '?')}"
-        self.identity_slot = zlib.crc32(f"{wrapper.name}\0{identity}\0{','.join(self.names)}".encode("utf-8", "surrogatepass"))
+            identity = f"{module_identity(getattr(function, '__module__', None))}.{getattr(function, '__qualname__', '?')}"
+        self.identity_slot = zlib.crc32(_text(f"{wrapper.name}\0{identity}\0{','.join(self.names)}"))
 
     def bound(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
-        """(name, value) of each argument the body receives, in parameter order (defaults filled in)."""
+        """(name, value) of each argument the body receives, in parameter order (defaults filled in; ``*args`` as
+        one tuple, ``**kwargs`` as one dict, each only when the step declares it or the call passes some)."""
         positional = self.positional
-        if not kwargs and len(args) == len(positional):  # every argument passed by position: the common call
+        if self.simple and not kwargs and len(args) == len(positional):  # the common call
             return list(zip(positional, args))
         values: dict[str, Any] = dict(self.defaults)
-        for name, value in zip(positional, args):
-            values[name] = value
-        values.update(kwargs)
-        if len(args) > len(positional):  # *args: the rest, in order
-            values["*"] = args[len(positional):]
-        return [(name, values[name]) for name in (*self.names, "*") if name in values and name != self.context_name]
+        values.update(zip(positional, args))
+        rest = args[len(positional):]
+        if rest or self.var_positional:
+            values[self.var_positional or "*"] = tuple(rest)
+        extra = {}
+        for name, value in kwargs.items():
+            if name in self.named:
+                values[name] = value
+            else:
+                extra[name] = value
+        if extra or self.var_keyword:
+            values[self.var_keyword or "**"] = extra
+        order = (*self.names, "*", "**")
+        return [(name, values[name]) for name in order if name in values and name != self.context_name]
 
 
-def _slots_and_naming(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]
-                      ) -> tuple[list[int], list[tuple[str, ...]]]:
+def _slots(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any], naming: list[tuple[str, ...]] | None
+           ) -> tuple[list[int], int]:
+    """The call's slots (the step, each argument, then each model or dataclass field), and how many are fields;
+    *naming*, if given, gets the names each argument's slots stand for."""
     slots = [shape.identity_slot]
     field_slots: list[int] = []
-    naming = []
+    crc32 = zlib.crc32
     for name, value in shape.bound(args, kwargs):
         kind = type(value)
-        fields = _FIELD_NAMES[kind] if kind in _FIELD_NAMES else field_names(kind)
+        handler = _HANDLERS.get(kind)
+        fields = None if handler is not None else field_names(kind)
         if fields is None:
-            slots.append(zlib.crc32(canonical(value)))
-            naming.append((name,))
+            slots.append(crc32((handler or handler_of(kind))(value)))
+            if naming is not None:
+                naming.append((name,))
             continue
         forms = _field_forms(value, fields)  # each field once: its own slot, and the argument's from all
-        slots.append(zlib.crc32(_record_prefix(kind) + b",".join(forms)))
-        field_slots += [zlib.crc32(form) for form in forms[:len(fields)]]
-        naming.append((name, *fields))
-    return slots + field_slots, naming
+        slots.append(crc32(b"M:" + class_identity(kind) + b":" + b",".join(forms)))
+        field_slots += [crc32(form) for form in forms[:len(fields)]]
+        if naming is not None:
+            naming.append((name, *fields))
+    return slots + field_slots, len(field_slots)
 
 
 def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
     """The packed record of one call: a 1 bit, then its 32-bit slots (raises Undigestable).
 
     The leading bit makes the length part of the value, so records of calls of other shapes never equal.
-    The same slots as ``_slots_and_naming`` (which also names them), in one tight pass: this runs once
-    per step call.
     """
-    slots = [shape.identity_slot]
-    field_slots: list[int] = []
-    crc32 = zlib.crc32
-    bound = zip(shape.positional, args) if not kwargs and len(args) == len(shape.positional) \
-        else shape.bound(args, kwargs)
-    for _, value in bound:
-        kind = type(value)
-        prefix = _SCALAR_PREFIX.get(kind)
-        if prefix is not None:
-            slots.append(crc32(prefix + repr(value).encode("utf-8", "surrogatepass")))
-            continue
-        fields = _FIELD_NAMES[kind] if kind in _FIELD_NAMES else field_names(kind)
-        if fields is None:
-            slots.append(crc32(canonical(value)))
-            continue
-        forms = _field_forms(value, fields)
-        slots.append(crc32(_record_prefix(kind) + b",".join(forms)))
-        field_slots += [crc32(form) for form in forms[:len(fields)]]
-    slots += field_slots
+    slots, fields = _slots(shape, args, kwargs, None)
     if len(slots) > MAX_SLOTS:  # a record stays a few hundred bytes: fold the fields, then the arguments
-        slots = slots[:len(slots) - len(field_slots)]
+        slots = slots[:len(slots) - fields]
         if len(slots) > MAX_SLOTS:
             slots = [slots[0], zlib.crc32(b"".join(slot.to_bytes(4, "big") for slot in slots[1:]))]
     packed = 1
@@ -243,7 +362,8 @@ def unpack(value: int) -> list[int] | None:
 
 def differences(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any], recorded: int) -> list[str]:
     """What differs between this call and the one *recorded*: names of arguments and fields, never values."""
-    slots, naming = _slots_and_naming(shape, args, kwargs)
+    naming: list[tuple[str, ...]] = []
+    slots, _ = _slots(shape, args, kwargs, naming)
     if len(slots) > MAX_SLOTS:
         return ["the arguments (too many to name)"]
     theirs = unpack(recorded)

@@ -23,12 +23,12 @@ from collections.abc import Callable
 from typing import Any
 
 from steplint.runtime_shim.framework import Framework
-from steplint.runtime_shim.run_state import key_digest
+from steplint.runtime_shim.run_state import key_digest, run_state
 
 RECORD_NAME = "steplint-replay"
 CHUNK_BYTES = 1_600  # 8 bits a byte: about 3,850 decimal digits, under the 4,300 of int -> str
-MAX_SLOTS = 255  # one byte counts them (record_call keeps records far shorter)
-LOG_ATTRIBUTE = "_steplint_replay_log"
+MAX_SLOTS = 254  # one byte counts them (record_call keeps records far shorter)
+FORGOTTEN = 255  # the length byte of an entry that takes a key's record back
 
 
 def chunk_keys(framework: Framework) -> Callable[[int], Any]:
@@ -67,6 +67,10 @@ class RecordLog:
         while at + 9 <= len(data):
             digest = int.from_bytes(data[at:at + 8], "big")
             length = data[at + 8]
+            if length == FORGOTTEN:
+                self.records.pop(digest, None)
+                at += 9
+                continue
             slots = data[at + 9:at + 9 + 4 * length]
             self.records[digest] = int.from_bytes(b"\x01" + slots, "big")
             at += 9 + 4 * length
@@ -81,8 +85,15 @@ class RecordLog:
         self.records[digest] = record
         length = (record.bit_length() - 1) // 32
         slot_bits = 32 * length
-        entry = (((digest << 8) | length) << slot_bits) | (record & ((1 << slot_bits) - 1))
-        entry_bytes = 9 + 4 * length
+        self._append((((digest << 8) | length) << slot_bits) | (record & ((1 << slot_bits) - 1)), 9 + 4 * length)
+
+    def forget(self, key: Any) -> None:
+        """The key's record no longer describes its entry (the entry was moved aside)."""
+        digest = key_digest(key)
+        if self.records.pop(digest, None) is not None:
+            self._append((digest << 8) | FORGOTTEN, 9)
+
+    def _append(self, entry: int, entry_bytes: int) -> None:
         if self.size + entry_bytes > CHUNK_BYTES and self.size:
             self.index += 1
             self.chunk, self.size = 1, 0
@@ -100,7 +111,8 @@ def _chunk_bytes(value: int) -> bytes:
 
 def log_of(run_context: Any, chunk_key: Callable[[int], Any]) -> RecordLog:
     """The run's log, read from its counts at its first lookup."""
-    log = run_context.__dict__.get(LOG_ATTRIBUTE)
+    state = run_state(run_context)
+    log = state.replay_log
     if log is None or log.counts is not run_context._step_cache_auto_request_info_counts:
-        log = run_context.__dict__[LOG_ATTRIBUTE] = RecordLog(run_context._step_cache_auto_request_info_counts, chunk_key)
+        log = state.replay_log = RecordLog(run_context._step_cache_auto_request_info_counts, chunk_key)
     return log

@@ -54,7 +54,7 @@ def key_digest(key: Any) -> int:
     because it runs once per step call of a run that nested. It tells an extended cache from the one the
     record was written for; it is no defence against keys chosen to collide, which only MAF's code makes.
     """
-    data = (key if isinstance(key, str) else key_text(key)).encode("utf-8")
+    data = (key if isinstance(key, str) else key_text(key)).encode("utf-8", "surrogatepass")
     return (zlib.crc32(data) << 30) ^ zlib.crc32(data, 0x9383)
 
 
@@ -66,24 +66,35 @@ def cache_digest(keys: Any) -> int:
 
 
 class RunState:
-    """Scoped mode's knowledge of one run, kept on its RunContext (and gone with it).
+    """Everything the shim knows about one run, kept on its RunContext (and gone with it).
 
-    The digest of the cache keys is kept only while the run writes the record
-    (``marked``), and folded in lazily: a step call only notes its new key, and
-    the digest is brought up to date when a checkpoint is made or the run is
-    interrupted (the two moments MAF copies the dictionaries).
+    Scoped mode's judgement of the restored cache: the digest of the cache keys
+    is kept only while the run writes the record (``marked``), and folded in
+    lazily: a step call only notes its new key, and the digest is brought up to
+    date when a checkpoint is made or the run is interrupted (the two moments
+    MAF copies the dictionaries). A flat run has no marker and never marks.
+
+    Replay verification's (``replay_check``), in either mode: the record log,
+    the entries a "rerun" mismatch kept for their own call, whether the cache
+    was made under verification and whether the run already said it was not.
     """
 
-    __slots__ = ("marker", "digest", "pending", "legacy", "marked")
+    __slots__ = ("judged", "marker", "digest", "pending", "legacy", "marked",
+                 "replay_log", "replay_stash", "cache_recorded", "unverified_said")
 
-    def __init__(self, marker: Any, digest: int | None, legacy: LegacyReplay | None) -> None:
-        self.marker = marker
-        self.digest = digest  # of the keys in the run's step cache (but pending ones), while marked
+    def __init__(self) -> None:
+        self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
+        self.marker: Any = None
+        self.digest: int | None = None  # of the keys in the run's step cache (but pending ones), while marked
         self.pending: list[Any] = []  # keys set since the digest was last brought up to date
-        self.legacy = legacy  # restored entries that may be another call's, until the run has nested
-        self.marked = digest is not None  # whether the run's checkpoints carry the record
+        self.legacy: LegacyReplay | None = None  # restored entries that may be another call's, until the run nests
+        self.marked = False  # whether the run's checkpoints carry the record
+        self.replay_log: Any = None  # replay_records.RecordLog, read at the run's first lookup
+        self.replay_stash: dict[int, list[tuple[Any, int]]] = {}  # record -> (value, count) kept by "rerun"
+        self.cache_recorded: bool | None = None  # judged at the first lookup: the cache was made under verification
+        self.unverified_said = False  # the run warned that it took an unrecorded entry
 
-    def _mark(self, run_context: Any) -> None:
+    def mark(self, run_context: Any) -> None:
         self.marked = True
         self.digest = cache_digest(run_context._step_cache)
         self.pending.clear()
@@ -115,7 +126,7 @@ class RunState:
         if self.legacy is not None:
             self.legacy.nested = True
         elif not self.marked:
-            self._mark(run_context)
+            self.mark(run_context)
 
     def end_legacy_replay(self, run_context: Any) -> None:
         """Before a checkpoint is written by a legacy replay that has nested: drop what no top-level call claimed."""
@@ -124,27 +135,55 @@ class RunState:
         for key in self.legacy.unclaimed:
             self.drop(run_context, key)
         self.legacy = None
-        self._mark(run_context)
+        self.mark(run_context)
 
 
 def run_state_of(run_context: Any) -> RunState | None:
     return run_context.__dict__.get(STATE_ATTRIBUTE)
 
 
-def begin_run(run_context: Any, marker: Any, positional: Callable[[Any], bool]) -> RunState:
-    """The run's state, judged from the cache it holds at its first step call (made once per run)."""
-    found = run_state_of(run_context)
-    if found is not None:
-        return found
+def run_state(run_context: Any) -> RunState:
+    """The run's state (a run made before install() gets one only if the shim is asked about it)."""
+    state = run_context.__dict__.get(STATE_ATTRIBUTE)
+    if state is None:
+        state = run_context.__dict__[STATE_ATTRIBUTE] = RunState()
+    return state
+
+
+def starting_run(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``RunContext.__init__``: a run made while the shim is installed is the shim's from start to end; one
+    made before stays on MAF's code (``step_calls`` passes its calls straight to MAF)."""
+
+    @functools.wraps(original)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        self.__dict__[STATE_ATTRIBUTE] = RunState()
+
+    return __init__
+
+
+def begin_run(run_context: Any, marker: Any, positional: Callable[[Any], bool], mark_at_once: bool) -> RunState:
+    """Judge the run from the cache it holds at its first step call (once per run). With *mark_at_once* (replay
+    verification on: its checkpoints are not MAF's byte for byte anyway) the record is written from the run's
+    first checkpoint, so its own checkpoints before it nests are never taken for MAF's."""
+    state = run_state(run_context)
+    if state.judged:
+        return state
+    state.judged = True
+    state.marker = marker
     cache = run_context._step_cache
     recorded = run_context._step_cache_auto_request_info_counts.pop(marker, None)  # written again once marked
     digest = cache_digest(cache) if recorded is not None else None
     if not cache or (digest is not None and recorded == digest):
-        state = RunState(marker, digest if cache else None, None)
+        state.marked = digest is not None and bool(cache)
+        state.digest = digest if state.marked else None
+        if mark_at_once and not state.marked:
+            state.mark(run_context)
     else:
         candidates = [key for key in cache if positional(key)]
-        state = RunState(marker, None, LegacyReplay(candidates) if candidates else None)
-    run_context.__dict__[STATE_ATTRIBUTE] = state
+        state.legacy = LegacyReplay(candidates) if candidates else None
+        if state.legacy is None and mark_at_once:
+            state.mark(run_context)
     state.refresh(run_context)
     return state
 
@@ -168,7 +207,7 @@ def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        state = self.__dict__.get(STATE_ATTRIBUTE)
+        state = run_state_of(self)
         if state is not None and state.digest is not None and key not in self._step_cache:
             state.pending.append(key)
         original(self, key, value, *args, **kwargs)
@@ -203,12 +242,12 @@ def run_state_hooks(framework: Framework) -> dict[str, Callable[..., Any]]:
     }
 
 
-def run_starter(framework: Framework) -> Callable[[Any], None]:
+def run_starter(framework: Framework, mark_at_once: bool) -> Callable[[Any], None]:
     """``start(run_context)``: judge the run (at its first step call)."""
     marker = marker_key(framework)
     positional = positional_keys(framework)
 
     def start(run_context: Any) -> None:
-        begin_run(run_context, marker, positional)
+        begin_run(run_context, marker, positional, mark_at_once)
 
     return start

@@ -14,7 +14,7 @@ from typing import Any
 
 from steplint.runtime_shim.errors import NestedStepError
 from steplint.runtime_shim.frames import StepFrame, current_step_frame
-from steplint.runtime_shim.run_state import STATE_ATTRIBUTE as RUN_STATE
+from steplint.runtime_shim.run_state import run_state_of
 
 StepCall = Callable[..., Any]
 
@@ -39,7 +39,8 @@ def shimmed_step_call(
     @functools.wraps(original)
     async def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
         run_context = active_run_ctx.get()
-        if run_context is None:
+        state = None if run_context is None else run_state_of(run_context)
+        if state is None:  # outside a run, or in a run that started before install(): MAF's own code
             return await original(self, *args, **kwargs)
         # A frame from another run (a workflow started inside a step body) is not a parent.
         parent = current_step_frame.get()
@@ -49,7 +50,7 @@ def shimmed_step_call(
             # Also from a task the body spawned after the body returned: whether it starts before the
             # step's checkpoint is saved depends on the storage, so the rule must not.
             raise NestedStepError(parent.step_name, self.name)
-        if start_run is not None and RUN_STATE not in run_context.__dict__:
+        if start_run is not None and not state.judged:
             start_run(run_context)  # the run's first step call
         frame = StepFrame(run_context, self.name, parent, (self, args, kwargs))
         token = current_step_frame.set(frame)

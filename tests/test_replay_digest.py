@@ -9,13 +9,15 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import os
+from pathlib import Path
 import inspect
 import subprocess
 import sys
 import threading
 
 import pytest
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from steplint.runtime_shim.replay_digest import (
     UNDIGESTABLE,
@@ -54,6 +56,32 @@ class Level(enum.IntEnum):
     LOW = 1
 
 
+class Masked(str):
+    """A secret-like str whose repr hides its value."""
+
+    def __repr__(self) -> str:
+        return "Masked('***')"
+
+
+class Private(BaseModel):
+    label: str
+    _token: str = PrivateAttr(default="")
+
+    def __init__(self, token: str = "", **fields: object) -> None:
+        super().__init__(**fields)
+        self._token = token
+
+
+class Tagged:
+    """A value compared by its state: a set of str (in hash-seed order when pickled)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = set(names)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tagged) and self.names == other.names
+
+
 class FakeStep:
     """The attributes of agent_framework's StepWrapper that CallShape reads."""
 
@@ -83,6 +111,12 @@ def record(*args, **kwargs) -> int:
         (Job(label="a"), Job(label="a")),
         (Point(1, [2]), Point(1, [2])),
         (Color.RED, Color("red")),
+        # What MAF's checkpoint round trip turns one into the other (FileCheckpointStorage): one form.
+        (Level.LOW, 1),
+        (Color.RED, "red"),
+        ([1, 2], (1, 2)),
+        (Masked("x"), "x"),
+        ({1: "a"}, {"1": "a"}),
     ],
 )
 def test_equal_values_have_one_form(left: object, right: object) -> None:
@@ -95,9 +129,9 @@ def test_equal_values_have_one_form(left: object, right: object) -> None:
         (1, "1"),
         (1, 1.0),
         (1, True),
-        (Level.LOW, 1),
-        ([1, 2], (1, 2)),
         ([1, 2], [2, 1]),
+        (Masked("x"), Masked("y")),
+        (Private(label="a", token="x"), Private(label="a", token="y")),
         (Job(label="a"), Job(label="b")),
         (Loose(label="a", extra=1), Loose(label="a", extra=2)),
         (Point(1, [2]), Point(1, [3])),
@@ -125,6 +159,37 @@ def test_a_value_that_cannot_be_pickled_is_undigestable() -> None:
         canonical(threading.Lock())
     with pytest.raises(Undigestable):
         record([threading.Lock()])
+
+
+def test_an_int_past_the_str_conversion_limit_has_a_form() -> None:
+    assert canonical(10 ** 5000) != canonical(10 ** 5000 + 1)
+
+
+def test_an_object_compared_by_identity_is_undigestable() -> None:
+    with pytest.raises(Undigestable):
+        canonical(object())
+
+
+def test_an_objects_state_is_the_same_in_another_process() -> None:
+    program = ("import sys; sys.path.insert(0, {path!r}); from test_replay_digest import Tagged; "
+               "from steplint.runtime_shim.replay_digest import canonical; "
+               "print(canonical(Tagged(list('abcdefghij'))).hex())").format(path=str(Path(__file__).parent))
+    runs = {
+        subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(runs) == 1
+
+
+def test_variadic_arguments_are_part_of_the_record() -> None:
+    async def fetch(doc, *tags, **options):
+        return doc
+
+    shape = CallShape(FakeStep(fetch))
+    assert record_call(shape, ("d",), {"mode": "fast"}) != record_call(shape, ("d",), {"mode": "slow"})
+    assert record_call(shape, ("d", "x"), {}) != record_call(shape, ("d", "y"), {})
+    assert record_call(shape, ("d", "x"), {"mode": "m"}) == record_call(shape, ("d", "x"), {"mode": "m"})
 
 
 def test_a_call_is_bound_as_the_body_sees_it() -> None:

@@ -23,6 +23,7 @@ PATCHABLE = {
         "_get_legacy_step_cache_key",
         "_get_automatic_step_cache_key",
         "_get_explicit_step_cache_key",
+        "__init__",
         "_import_step_cache",
         "_export_step_cache",
         "_set_cached_result",
@@ -80,8 +81,9 @@ def test_scoped_mode_patches_only_the_key_allocators_the_cache_writer_and_export
         allocators = {"_get_step_cache_key"}
     # The run guard's wrappers keep the shim from being removed under a running workflow.
     guard = {"_ensure_not_running", "_release_run_guard"}
-    expected = {"__call__", *guard, *allocators, "_get_cached_result", "_set_cached_result", "_export_step_cache",
-                "request_info"}
+    # RunContext.__init__ marks the runs that start under the shim: one that started before stays on MAF's code.
+    expected = {"__call__", "__init__", *guard, *allocators, "_get_cached_result", "_set_cached_result",
+                "_export_step_cache", "request_info"}
     assert changed == expected
 
 
@@ -89,14 +91,16 @@ def test_verification_off_patches_nothing_for_it() -> None:
     before = maf_attributes()
     runtime_shim.install(mode="flat", on_replay_mismatch="off")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
-    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard"}
+    assert changed == {"__call__", "__init__", "_ensure_not_running", "_release_run_guard"}
 
 
 def test_flat_mode_patches_only_the_step_call_the_run_guard_and_replay_verification() -> None:
     before = maf_attributes()
     runtime_shim.install(mode="flat")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
-    assert changed == {"__call__", "_ensure_not_running", "_release_run_guard", "_get_cached_result"}
+    # Verification reads entries (their records) and writes a record with each entry.
+    assert changed == {"__call__", "__init__", "_ensure_not_running", "_release_run_guard", "_get_cached_result",
+                       "_set_cached_result"}
 
 
 def test_install_is_idempotent() -> None:
