@@ -25,7 +25,7 @@ from expectations import FIXTURES
 from hostile_corpus import STEPS, Hostile, corpus, write_corpus
 
 import steplint.source.downlevel
-import steplint.run.serial
+import steplint.run.checking
 import steplint.summaries.file_summary
 import steplint.run.pipeline
 from steplint.config.settings import Settings
@@ -384,8 +384,8 @@ class _FailsOnOneModule(Rule):
 
 def test_a_rule_that_fails_on_one_module_becomes_that_modules_stp900(project, monkeypatch):
     (project / "other.py").write_text(STEPS, encoding="utf-8")
-    real_selected = steplint.run.serial.selected_rules
-    monkeypatch.setattr(steplint.run.serial, "selected_rules", lambda settings: [*real_selected(settings), _FailsOnOneModule])
+    real_selected = steplint.run.checking.selected_rules
+    monkeypatch.setattr(steplint.run.checking, "selected_rules", lambda settings: [*real_selected(settings), _FailsOnOneModule])
     diagnostics = lint([project], project)
     other = findings_of(diagnostics, project / "other.py")
     assert sorted(d.code for d in other) == ["STP001", "STP900"]  # its other rules still report

@@ -18,7 +18,7 @@ from steplint.run.cache import Cache, content_hash
 from steplint.config.settings import Settings
 from steplint.core.findings import ModuleFindings
 from steplint.core.summary import ModuleSummary
-from steplint.run.serial import ModuleLoader, module_findings, new_analysis, rules_for
+from steplint.run.checking import Checking, Resolution
 from steplint.run.summary_cache import load_summary, store_summary
 from steplint.source.module_identity import module_of
 from steplint.source.reading import read_source
@@ -41,9 +41,7 @@ class SharedRun:
 @dataclass
 class ShareFindings:
     modules: list[tuple[str, str | None, bool, ModuleFindings]]  # path, content hash, summary stored, findings
-    edges: dict[str, set[str]]  # what resolution asked for since the last share (``ProjectIndex.edges``)
-    loaded: dict[str, list[str]]
-    consulted: set[str]
+    resolution: Resolution  # what resolution asked for, loaded and consulted since the last share
     summarized: int  # files parsed and summarized (the others' summaries were stored)
     parsed: dict[str, str | None]  # summaries without an error since the last share: absolute path -> content hash
 
@@ -52,28 +50,21 @@ class _Checker:
     def __init__(self, run: SharedRun):
         self.run = run
         self.summarized = 0
-        self.loader = ModuleLoader([], roots=list(run.roots), discovered=run.run_files, summarize=self.summary,
-                                   search_roots=list(run.search_roots))
-        self.analysis = new_analysis([], run.settings, self.loader)
-        self.rules = rules_for(run.settings)
+        self.checking = Checking(run.settings, roots=list(run.roots), discovered=run.run_files,
+                                 search_roots=list(run.search_roots), summarize=self.summary)
         self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored
         self.parsed: dict[str, str | None] = {}
 
     def check(self, share: list[str]) -> ShareFindings:
         collector.use_batch_thresholds()  # also under spawn, where the parent's setting is not inherited
         collector.settle()  # the summaries and memos of earlier shares stay for the whole run
-        index = self.analysis.index
         checked = []
         for path in share:
-            # A module an earlier one imported is checked on the very summary the index holds.
-            summary = self.loader.load(path)
+            _, findings = self.checking.check(path)
             digest, stored = self.origins.get(os.path.abspath(path), (None, False))
-            if summary.error is None:
-                index.module(summary.module, summary.module)  # the name's first file takes it, as in one process
-                index.add(summary)
-            checked.append((path, digest, stored, module_findings(self.analysis, self.rules, summary, self.loader.load)))
-        found = ShareFindings(checked, index.edges, self.loader.loaded, self.loader.consulted, self.summarized, self.parsed)
-        index.edges, self.loader.loaded, self.loader.consulted, self.summarized, self.parsed = {}, {}, set(), 0, {}
+            checked.append((path, digest, stored, findings))
+        found = ShareFindings(checked, self.checking.take_resolution(), self.summarized, self.parsed)
+        self.summarized, self.parsed = 0, {}
         return found
 
     def summary(self, path: str) -> ModuleSummary:

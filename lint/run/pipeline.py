@@ -26,12 +26,13 @@ from steplint.run.bytecode import compiled_by_this_python
 from steplint.run.checking_workers import SharedRun, check_share
 from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config.settings import Settings
-from steplint.source.discovery import discover
 from steplint.core import gc_pause
 from steplint.core.findings import ModuleFindings
 from steplint.report.final_findings import final_findings
 from steplint.run.results import RunResult, RunStats
-from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new_analysis, rules_for, search_roots_for
+from steplint.run.checking import Checking, Resolution, rules_for
+from steplint.run.run_files import files_to_lint
+from steplint.source.import_search import search_roots_for
 from steplint.run.summary_cache import load_summary, store_summary
 from steplint.summaries.file_summary import read_and_summarize
 from steplint.summaries.stored import pickled_summary, unpickled_summary
@@ -41,29 +42,22 @@ from steplint.source.python_parse import quiet_parse, surely_parses
 from steplint.source.reading import UnreadableSource, decode_source, read_source
 from steplint.run.prefilter import UNREADABLE_SCAN, Prefilter, Scan, scan
 from steplint.source.module_identity import ModuleFile, module_file
-from steplint.rules.base import Rule
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.core.summary import ModuleSummary
 from steplint.run.process_pool import WorkerPool, workers_for
 
 
 @dataclass
-class _Checking:
+class _Checked:
     """The findings of the modules checked in this run, and what their resolution consulted."""
 
     findings: dict[str, ModuleFindings]
-    edges: dict[str, set[str]]
-    loaded: dict[str, list[str]]
-    consulted: set[str]
+    resolution: Resolution
     summaries: dict[str, ModuleSummary]  # those built in this process (none when workers checked)
 
-    def merge(self, other: "_Checking") -> None:
+    def merge(self, other: "_Checked") -> None:
         self.findings.update(other.findings)
-        for name, asked in other.edges.items():
-            self.edges.setdefault(name, set()).update(asked)
-        for name, loaded in other.loaded.items():
-            self.loaded.setdefault(name, []).extend(loaded)
-        self.consulted |= other.consulted
+        self.resolution.merge(other.resolution)
         self.summaries.update(other.summaries)
 
 
@@ -104,7 +98,7 @@ class LintRun:
             return self._run(paths, force_exclude)
 
     def _run(self, paths: list[str], force_exclude: bool) -> RunResult:
-        files = discover(paths, excluder_for(self.settings), force_exclude=force_exclude)
+        files = files_to_lint(paths, self.settings, force_exclude)
         self.stats.discovered = len(files)
         named = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
         modules = [module_file(path) for path in files]
@@ -128,16 +122,14 @@ class LintRun:
         changed = previous.changed_names(self._digest) if previous is not None else set()
         roots = list(dict.fromkeys(m.root for m in modules))
         self._search_roots = search_roots_for(self.settings, paths)
-        rules = rules_for(self.settings)
-        kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, rules,
-                                     previous, changed)
+        kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, previous, changed)
         if verdict is not None:
             # After the check, whose summaries vouch for the skipped files they imported: a skipped file that
             # may not parse is checked after all (a broken one reports STP900), with its namesakes.
             broken = _with_namesakes(modules, self._unparsed_skipped(modules, checked_paths))
             later = [m for m in modules if m.path in broken and m.path not in checked_paths]
             if later:
-                kept_later, checking_later = self._check(later, modules, roots, rules, previous, changed)
+                kept_later, checking_later = self._check(later, modules, roots, previous, changed)
                 kept.update(kept_later)
                 checking.merge(checking_later)
                 checked_paths.update(m.path for m in later)
@@ -147,29 +139,29 @@ class LintRun:
         self.stats.analyzed = len(fresh)
         findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
         run_paths = {os.path.normpath(m.path) for m in modules}
-        diagnostics = final_findings(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
+        diagnostics = final_findings(findings, rules_for(self.settings), self.settings, self.use_noqa, reportable=run_paths.__contains__)
         result = RunResult(diagnostics, len(files), checking.summaries)
         if self.cache is not None:
             keep = {path: found for path, found in fresh.items() if _worth_keeping(found)}
             keep.update(kept)
             findings_by_path = {m.path: keep[m.path] for m in checked if m.path in keep}
-            edges, loaded, consulted = checking.edges, checking.loaded, checking.consulted
+            edges, loaded, consulted = checking.resolution.edges, checking.resolution.loaded, checking.resolution.consulted
             store = next_store(previous, run_files, changed, edges, loaded, consulted, findings_by_path, self._digest)
             self.cache.save_modules(run_key, store)
             self._save(run_key, modules, store, verdict, result)
             self.cache.prune_if_due()
         return result
 
-    def _check(self, checked: list[ModuleFile], modules: list[ModuleFile], roots: list[str], rules: list[Rule],
-               previous: ModuleStore | None, changed: set[str]) -> tuple[dict[str, ModuleFindings], _Checking]:
+    def _check(self, checked: list[ModuleFile], modules: list[ModuleFile], roots: list[str],
+               previous: ModuleStore | None, changed: set[str]) -> tuple[dict[str, ModuleFindings], _Checked]:
         """The kept findings of ``checked`` modules that reach no change, and the others' findings, checked now."""
         kept = _kept_findings(previous, changed, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         if workers_for(len(to_check), self.jobs) > 1:
             return kept, self._check_in_workers(to_check, modules, roots)
-        return kept, self._check_here(to_check, modules, roots, rules)
+        return kept, self._check_here(to_check, modules, roots)
 
-    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str], rules: list[Rule]) -> _Checking:
+    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checked:
         """Summaries and one analysis in this process (a few files: a pool costs more than it saves)."""
         summaries = self._summarize(paths)
         checked = set(paths)
@@ -177,19 +169,18 @@ class LintRun:
         for m in modules:
             if m.path not in checked:
                 elsewhere.setdefault(m.module, []).append(m.path)
-        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for,
-                              search_roots=self._search_roots)
-        analysis = new_analysis(summaries, self.settings, loader)
-        findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
-        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
+        checking = Checking(self.settings, summaries, roots=roots, discovered=elsewhere, search_roots=self._search_roots,
+                            summarize=self._summary_for)
+        findings = {s.path: checking.findings(s) for s in summaries}
+        return _Checked(findings, checking.resolution(), {s.path: s for s in summaries})
 
-    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
+    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checked:
         """Each worker summarizes and checks a share of ``paths``; this process only gathers their findings."""
         run_files: dict[str, list[str]] = {}
         for m in modules:
             run_files.setdefault(m.module, []).append(m.path)
         run = SharedRun(os.urandom(16).hex(), self.settings, tuple(roots), run_files, self.cache, tuple(self._search_roots))
-        checking = _Checking({}, {}, {}, set(), {})
+        checking = _Checked({}, Resolution({}, {}, set()), {})
         # Contiguous shares keep a package's modules (and what they import) in one worker.
         count = self.jobs * 4
         shares = [paths[i * len(paths) // count : (i + 1) * len(paths) // count] for i in range(count)]
@@ -198,7 +189,7 @@ class LintRun:
             for path, digest, stored, found in share.modules:
                 checking.findings[path] = found
                 self._note_stored_summary(path, digest, stored)
-            checking.merge(_Checking({}, share.edges, share.loaded, share.consulted, {}))
+            checking.resolution.merge(share.resolution)
             self._parsed.update(share.parsed)
         return checking
 
