@@ -19,6 +19,7 @@ from steplint.config.settings import Settings
 from steplint.core.findings import ModuleFindings
 from steplint.core.summary import ModuleSummary
 from steplint.run.checking import Checking, Resolution
+from steplint.run.source_reads import Scanned
 from steplint.run.summary_cache import load_summary, store_summary
 from steplint.source.module_identity import module_of
 from steplint.source.reading import read_source
@@ -54,6 +55,7 @@ class _Checker:
                                  search_roots=list(run.search_roots), summarize=self.summary)
         self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored
         self.parsed: dict[str, str | None] = {}
+        self.scanned: dict[str, Scanned] = {}  # absolute path -> the bytes the parent's scan read, until summarized
 
     def check(self, share: list[str]) -> ShareFindings:
         collector.use_batch_thresholds()  # also under spawn, where the parent's setting is not inherited
@@ -78,17 +80,20 @@ class _Checker:
     def _summary(self, path: str) -> tuple[str | None, bool, ModuleSummary]:
         max_size = self.run.settings.max_file_size
         cache = self.run.cache
-        try:
-            data = read_source(path, max_size)
-        except Exception:  # unreadable: the summary says why (STP900)
-            self.summarized += 1
-            return None, False, read_and_summarize(path, max_size)[1]
-        digest = content_hash(data)
+        scanned = self.scanned.pop(os.path.abspath(path), None)
+        if scanned is None:
+            try:
+                data = read_source(path, max_size)
+            except Exception:  # unreadable: the summary says why (STP900)
+                self.summarized += 1
+                return None, False, read_and_summarize(path, max_size)[1]
+            scanned = Scanned(data, content_hash(data))
+        digest = scanned.digest
         stored = load_summary(cache, digest, *module_of(path), path)
         if stored is not None:
             return digest, True, stored
         self.summarized += 1
-        summary = summarize_source(data, path)
+        summary = summarize_source(scanned.data, path)
         saved = cache is not None and store_summary(cache, digest, summary, pickled_summary(summary))
         return digest, saved, summary
 
@@ -96,9 +101,19 @@ class _Checker:
 _checker: _Checker | None = None
 
 
-def check_share(share: list[str], run: SharedRun) -> ShareFindings:
-    """A worker's answer for its share of the reported modules (its index is kept for the run's other shares)."""
+def check_share(share: list[str], run: SharedRun, scanned: dict[str, Scanned] | None = None) -> ShareFindings:
+    """A worker's answer for its share of the reported modules (its index is kept for the run's other shares).
+
+    ``scanned``: the bytes the parent's scans read, by path; the other files are read here.
+    """
     global _checker
     if _checker is None or _checker.run.run_id != run.run_id:
         _checker = _Checker(run)
+    _checker.scanned.update((os.path.abspath(path), read) for path, read in (scanned or {}).items())
     return _checker.check(share)
+
+
+def check_scanned_share(share: tuple[list[str], dict[str, Scanned]], run: SharedRun) -> ShareFindings:
+    """``check_share`` for a share sent with its bytes, as the pool's one argument."""
+    paths, scanned = share
+    return check_share(paths, run, scanned)

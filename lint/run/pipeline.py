@@ -1,11 +1,11 @@
 """A lint run over paths, fast: cache, prefilter, parallel summaries, one analysis.
 
 files (discovery) -> a replayed run, when nothing it consulted changed
-      -> scans (bytes; a cached scan for a file whose stat key is unchanged)
+      -> scans (bytes read and hashed once, kept; a cached scan for a file whose stat key is unchanged)
       -> prefilter (which files can hold a finding)
       -> findings kept per module, for modules whose dependencies did not change
-      -> summaries of the others (the cache by content hash, else a process pool)
-      -> one analysis of those in this process (modules they import load lazily)
+      -> summaries of the others, of the bytes scanned (the cache by content hash, else a process pool)
+      -> one analysis of those (``steplint.run.checking``), here or in worker processes sent their bytes
       -> the syntax check of skipped files no summary vouched for (a broken one is checked then)
       -> suppression and STP100 over every module's findings
 
@@ -22,28 +22,24 @@ import os
 from dataclasses import dataclass, field
 from functools import partial
 
-from steplint.run.bytecode import compiled_by_this_python
-from steplint.run.checking_workers import SharedRun, check_share
-from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config.settings import Settings
 from steplint.core import gc_pause
 from steplint.core.findings import ModuleFindings
-from steplint.report.final_findings import final_findings
-from steplint.run.results import RunResult, RunStats
-from steplint.run.checking import Checking, Resolution, rules_for
-from steplint.run.run_files import files_to_lint
-from steplint.source.import_search import search_roots_for
-from steplint.run.summary_cache import load_summary, store_summary
-from steplint.summaries.file_summary import read_and_summarize
-from steplint.summaries.stored import pickled_summary, unpickled_summary
-from steplint.run.findings_store import ModuleStore, RunFiles, next_store
-from steplint.config.settings import DEFAULT_MAX_FILE_SIZE
-from steplint.source.python_parse import quiet_parse, surely_parses
-from steplint.source.reading import UnreadableSource, decode_source, read_source
-from steplint.run.prefilter import UNREADABLE_SCAN, Prefilter, Scan, scan
-from steplint.source.module_identity import ModuleFile, module_file
-from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.core.summary import ModuleSummary
+from steplint.report.final_findings import final_findings
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
+from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, presence_key, stat_key
+from steplint.run.checking import Checking, Resolution, rules_for
+from steplint.run.checking_workers import SharedRun, check_scanned_share
+from steplint.run.findings_store import ModuleStore, RunFiles, next_store
+from steplint.run.prefilter import UNREADABLE_SCAN, Prefilter, Scan
+from steplint.run.results import RunResult, RunStats
+from steplint.run.run_files import files_to_lint
+from steplint.run.source_reads import FileRead, Scanned, digest_and_summary, read_and_scan, scanned_parses, summary_made
+from steplint.run.summary_cache import load_summary, store_summary
+from steplint.source.import_search import search_roots_for
+from steplint.source.module_identity import ModuleFile, module_file
+from steplint.summaries.stored import pickled_summary, unpickled_summary
 from steplint.run.process_pool import WorkerPool, workers_for
 
 
@@ -82,6 +78,8 @@ class LintRun:
         self._dirty = False
         self._summaries: dict[str, ModuleSummary] = {}
         self._digests: dict[str, str | None] = {}  # absolute path -> content hash as read in this run
+        # The bytes scans read, until the file is summarized: absolute path -> bytes and content hash.
+        self._scanned: dict[str, Scanned] = {}
         # Summaries without an error, made or loaded here or in a worker: absolute path -> digest of their bytes.
         self._parsed: dict[str, str | None] = {}
 
@@ -95,7 +93,10 @@ class LintRun:
     def run(self, paths: list[str], force_exclude: bool = False) -> RunResult:
         # One pool for the run: reading, syntax checks and summaries share its start-up.
         with gc_pause.batch_thresholds(), WorkerPool(self.jobs) as self._pool:
-            return self._run(paths, force_exclude)
+            try:
+                return self._run(paths, force_exclude)
+            finally:
+                self._scanned.clear()
 
     def _run(self, paths: list[str], force_exclude: bool) -> RunResult:
         files = files_to_lint(paths, self.settings, force_exclude)
@@ -184,7 +185,10 @@ class LintRun:
         # Contiguous shares keep a package's modules (and what they import) in one worker.
         count = self.jobs * 4
         shares = [paths[i * len(paths) // count : (i + 1) * len(paths) // count] for i in range(count)]
-        for share in self._pool.map_shares(partial(check_share, run=run), [s for s in shares if s]):
+        # Each share goes with the bytes its files' scans read: a worker reads only the files they import.
+        scanned = [(s, {p: self._scanned.pop(os.path.abspath(p)) for p in s if os.path.abspath(p) in self._scanned})
+                   for s in shares if s]
+        for share in self._pool.map_shares(partial(check_scanned_share, run=run), scanned):
             self.stats.summarized += share.summarized
             for path, digest, stored, found in share.modules:
                 checking.findings[path] = found
@@ -240,12 +244,13 @@ class LintRun:
             return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
         return None
 
-    def _record_read(self, file: ModuleFile, key: StatKey | None, read: tuple[str, Scan, bool] | None) -> _Source:
+    def _record_read(self, file: ModuleFile, key: StatKey | None, read: FileRead | None) -> _Source:
         if read is None:
             return _Source(file, None, UNREADABLE_SCAN)  # summarize_path reports why, as STP900
         self.stats.read += 1
-        digest, found, compiled = read
+        digest, found, compiled = read.scanned.digest, read.scan, read.compiled
         absolute = os.path.abspath(file.path)
+        self._scanned[absolute] = read.scanned
         entry = self._entries.get(absolute)
         if entry is not None and entry.digest == digest and _same_module(entry, file):
             entry.stat = key
@@ -279,7 +284,8 @@ class LintRun:
             else:
                 unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
-        for path, ok in zip(unknown, self._pool.map(partial(parses, max_size=self.settings.max_file_size), unknown)):
+        work = partial(scanned_parses, max_size=self.settings.max_file_size)
+        for path, ok in zip(unknown, self._pool.map(work, [(p, self._scanned.get(os.path.abspath(p))) for p in unknown])):
             entry = self._entries.get(os.path.abspath(path))
             if entry is not None:
                 entry.syntax_ok = ok
@@ -297,7 +303,7 @@ class LintRun:
     def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
         missing = [p for p in paths if self._cached_summary(p) is None]
         work = partial(summary_made, max_size=self.settings.max_file_size, cache=self.cache)
-        built = self._pool.map(work, missing)
+        built = self._pool.map(work, [(p, self._scanned.pop(os.path.abspath(p), None)) for p in missing])
         self.stats.summarized += len(built)
         for (digest, stored, blob), path in zip(built, missing):
             summary = unpickled_summary(blob, path)
@@ -312,7 +318,8 @@ class LintRun:
             self._source(module_file(path))
             found = self._cached_summary(path)
         if found is None:
-            digest, found = read_and_hash(path, self.settings.max_file_size)
+            scanned = self._scanned.pop(os.path.abspath(path), None)
+            digest, found = digest_and_summary(path, scanned, self.settings.max_file_size)
             stored = self.cache is not None and store_summary(self.cache, digest, found, pickled_summary(found))
             self.stats.summarized += 1
             self._remember(found, digest, stored)
@@ -415,50 +422,3 @@ def _with_namesakes(modules: list[ModuleFile], checked: set[str]) -> set[str]:
     """Files that share a module name with a checked file are checked too, so precedence is unchanged."""
     names = {m.module for m in modules if m.path in checked}
     return checked | {m.path for m in modules if m.module in names}
-
-
-def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tuple[str, Scan, bool] | None:
-    """A worker's answer for one file: content hash, prefilter scan, whether bytecode proves it parses.
-
-    None: the file cannot be read (its summary will say why).
-    """
-    try:
-        data = read_source(path, max_size)
-    except UnreadableSource:
-        return None
-    return content_hash(data), scan(data), compiled_by_this_python(path)
-
-
-def summary_made(
-    path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE, cache: Cache | None = None
-) -> tuple[str | None, bool, bytes]:
-    """A worker's answer: the content hash of the bytes it read, whether it stored the summary, and the summary.
-
-    The summary is pickled once, for both the pipe and the cache.
-    """
-    digest, summary = read_and_hash(path, max_size)
-    blob = pickled_summary(summary)
-    return digest, cache is not None and store_summary(cache, digest, summary, blob), blob
-
-
-def read_and_hash(path: str, max_size: int | None) -> tuple[str | None, ModuleSummary]:
-    """The content hash of the bytes read (None: unreadable) and their summary."""
-    data, summary = read_and_summarize(path, max_size)
-    return (content_hash(data) if data is not None else None), summary
-
-
-def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
-    """The file decodes and ``ast`` parses it as it is: it cannot be a STP900.
-
-    False means "maybe": the file is then summarized like any checked file, and
-    ``summarize_path`` (newer syntax rewritten, every reason spelled out) decides.
-    """
-    try:
-        text = decode_source(read_source(path, max_size))
-        text = text[1:] if text.startswith("\ufeff") else text
-        if surely_parses(text, path):
-            return True
-        quiet_parse(text, path)  # what the symbol table refuses (``nonlocal`` at module level) may still parse
-    except Exception:  # unreadable, undecodable, a syntax error, too deep...: let the summary say
-        return False
-    return True
