@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 from steplint.catalog.selection import check_selectors
 from steplint.config import settings as config
 from steplint.config.settings import Settings
+from steplint.run.checking import analyze
 from steplint.run.pipeline import LintRun
 from steplint.run.results import RunResult
-from steplint.run.serial import analyze, excluder_for
-from steplint.source.discovery import discover
+from steplint.run.run_files import files_to_lint
 from steplint.summaries.file_summary import summarize_source
+
+__all__ = ["files_to_lint", "lint_paths", "lint_source", "load_settings"]
 
 if TYPE_CHECKING:
     from typing import Callable
@@ -50,11 +52,6 @@ def lint_paths(
     result = run.run(paths, force_exclude)
     result.stats = run.stats
     return result
-
-
-def files_to_lint(paths: list[str], settings: Settings, force_exclude: bool = False) -> list[str]:
-    """The files a run over ``paths`` reads (``--show-files``): excludes and ignore files applied, each once."""
-    return discover(paths, excluder_for(settings), force_exclude)
 
 
 def lint_source(

@@ -16,6 +16,7 @@ import pytest
 
 import steplint.summaries.file_summary
 import steplint.run.pipeline
+import steplint.run.source_reads
 from steplint.run import cache as cache_module
 from steplint.run.cache import Cache
 from steplint.config.settings import Settings
@@ -60,7 +61,7 @@ def project(tmp_path):
 def parses(monkeypatch):
     """Every file parsed in this process (for a summary, or for a syntax check), in order."""
     seen: list[str] = []
-    original_bytes, original_quiet = steplint.summaries.file_summary.parse_bytes, steplint.run.pipeline.quiet_parse
+    original_bytes, original_quiet = steplint.summaries.file_summary.parse_bytes, steplint.run.source_reads.quiet_parse
 
     def parse_bytes(data, filename="<unknown>"):
         seen.append(Path(filename).name)
@@ -71,7 +72,7 @@ def parses(monkeypatch):
         return original_quiet(source, filename, mode)
 
     monkeypatch.setattr(steplint.summaries.file_summary, "parse_bytes", parse_bytes)
-    monkeypatch.setattr(steplint.run.pipeline, "quiet_parse", quiet_parse)
+    monkeypatch.setattr(steplint.run.source_reads, "quiet_parse", quiet_parse)
     return seen
 
 

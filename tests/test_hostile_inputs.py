@@ -25,9 +25,10 @@ from expectations import FIXTURES
 from hostile_corpus import STEPS, Hostile, corpus, write_corpus
 
 import steplint.source.downlevel
-import steplint.run.serial
+import steplint.run.checking
 import steplint.summaries.file_summary
 import steplint.run.pipeline
+import steplint.run.run_files
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.api import lint_paths
@@ -263,14 +264,14 @@ def test_a_path_given_twice_is_linted_once(project):
 
 def test_a_file_that_vanishes_after_discovery(project, monkeypatch):
     (project / "brief.py").write_text(STEPS, encoding="utf-8")
-    real_discover = steplint.run.pipeline.discover
+    real_discover = steplint.run.run_files.discover
 
     def discover_then_delete(*args, **kwargs):
         found = real_discover(*args, **kwargs)
         os.unlink(project / "brief.py")  # gone between discovery and reading
         return found
 
-    monkeypatch.setattr(steplint.run.pipeline, "discover", discover_then_delete)
+    monkeypatch.setattr(steplint.run.run_files, "discover", discover_then_delete)
     diagnostics = lint([project], project)
     brief = [d for d in diagnostics if d.path.endswith("brief.py")]
     assert [d.code for d in brief] == ["STP900"] and "deleted or moved while steplint ran" in brief[0].message
@@ -384,8 +385,8 @@ class _FailsOnOneModule(Rule):
 
 def test_a_rule_that_fails_on_one_module_becomes_that_modules_stp900(project, monkeypatch):
     (project / "other.py").write_text(STEPS, encoding="utf-8")
-    real_selected = steplint.run.serial.selected_rules
-    monkeypatch.setattr(steplint.run.serial, "selected_rules", lambda settings: [*real_selected(settings), _FailsOnOneModule])
+    real_selected = steplint.run.checking.selected_rules
+    monkeypatch.setattr(steplint.run.checking, "selected_rules", lambda settings: [*real_selected(settings), _FailsOnOneModule])
     diagnostics = lint([project], project)
     other = findings_of(diagnostics, project / "other.py")
     assert sorted(d.code for d in other) == ["STP001", "STP900"]  # its other rules still report

@@ -117,7 +117,8 @@ def test_a_worker_checks_its_share_as_one_process_does_whatever_it_loaded_first(
     from steplint.run.checking_workers import SharedRun, check_share
     from steplint.source.discovery import discover
     from steplint.report.final_findings import final_findings as conclude
-    from steplint.run.serial import excluder_for, rules_for
+    from steplint.run.checking import rules_for
+    from steplint.run.run_files import excluder_for
     from steplint.source.module_identity import module_file
 
     settings = Settings(project_root=FIXTURES, extend_select=("STP100",))

@@ -21,8 +21,12 @@ from pathlib import Path
 import pytest
 import yaml
 from integrations import CLEAN, FLOW, FLOW_FINDING, ROOT, make_project, snippet
+from package_layout import package_folders
 
-SNAPSHOT = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "lint", "rules", "runtime_shim")
+SNAPSHOT = (
+    "pyproject.toml", "README.md", ".pre-commit-hooks.yaml",
+    *(str(folder.relative_to(ROOT)) for folder in package_folders().values()),
+)
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "steplint tests",
     "GIT_AUTHOR_EMAIL": "tests@example.invalid",

@@ -278,7 +278,7 @@ def test_a_file_whose_workflow_is_a_local_variable_is_not_analyzed(tmp_path):
 
 
 def test_the_quick_syntax_check_of_skipped_files_agrees_with_the_parser(tmp_path):
-    from steplint.run.pipeline import parses
+    from steplint.run.source_reads import parses
 
     files = {
         "fine.py": "x = 1\n",

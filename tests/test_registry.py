@@ -13,6 +13,7 @@ from steplint.config.settings import Settings
 from steplint.api import lint_paths
 from steplint.analysis.graph_pins import PIN_CALL, PIN_CALL_AND_CALLEE, PIN_DEFINITION, PIN_WORKFLOW_BODY
 from steplint.rules.base import Rule
+from package_layout import module_name, package_folders
 from steplint.catalog.docs import markdown_table, stale_files
 from steplint.catalog.registry import all_rules, rule_for
 
@@ -33,8 +34,8 @@ def test_codes_are_unique_and_well_formed():
 
 
 def test_every_rule_module_is_registered():
-    modules = {p.stem for p in (ROOT / "rules").glob("stp*.py")}
-    registered = {rule.__module__.rsplit(".", 1)[-1] for rule in RULES}
+    modules = {module_name(p) for p in package_folders()["steplint.rules"].glob("stp*.py")}
+    registered = {rule.__module__ for rule in RULES}
     assert modules == registered
 
 

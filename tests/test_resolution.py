@@ -9,7 +9,7 @@ import pytest
 from steplint.config.settings import Settings
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.values import ExternalValue
-from steplint.run.serial import analyze
+from steplint.run.checking import analyze
 from steplint.summaries.file_summary import summarize_source
 from steplint.analysis.fingerprint import ImmutabilityJudge
 from steplint.analysis.program import Analysis

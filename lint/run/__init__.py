@@ -1,1 +1,1 @@
-"""Stage orchestration: a run over paths (cache, prefilter, process pools, kept findings) and the serial run."""
+"""Stage orchestration: a run over paths (cache, prefilter, process pools, kept findings) and one analysis (checking)."""

@@ -18,7 +18,8 @@ from steplint.run.cache import Cache, content_hash
 from steplint.config.settings import Settings
 from steplint.core.findings import ModuleFindings
 from steplint.core.summary import ModuleSummary
-from steplint.run.serial import ModuleLoader, module_findings, new_analysis, rules_for
+from steplint.run.checking import Checking, Resolution
+from steplint.run.source_reads import Scanned
 from steplint.run.summary_cache import load_summary, store_summary
 from steplint.source.module_identity import module_of
 from steplint.source.reading import read_source
@@ -41,9 +42,7 @@ class SharedRun:
 @dataclass
 class ShareFindings:
     modules: list[tuple[str, str | None, bool, ModuleFindings]]  # path, content hash, summary stored, findings
-    edges: dict[str, set[str]]  # what resolution asked for since the last share (``ProjectIndex.edges``)
-    loaded: dict[str, list[str]]
-    consulted: set[str]
+    resolution: Resolution  # what resolution asked for, loaded and consulted since the last share
     summarized: int  # files parsed and summarized (the others' summaries were stored)
     parsed: dict[str, str | None]  # summaries without an error since the last share: absolute path -> content hash
 
@@ -52,28 +51,22 @@ class _Checker:
     def __init__(self, run: SharedRun):
         self.run = run
         self.summarized = 0
-        self.loader = ModuleLoader([], roots=list(run.roots), discovered=run.run_files, summarize=self.summary,
-                                   search_roots=list(run.search_roots))
-        self.analysis = new_analysis([], run.settings, self.loader)
-        self.rules = rules_for(run.settings)
+        self.checking = Checking(run.settings, roots=list(run.roots), discovered=run.run_files,
+                                 search_roots=list(run.search_roots), summarize=self.summary)
         self.origins: dict[str, tuple[str | None, bool]] = {}  # absolute path -> content hash, summary stored
         self.parsed: dict[str, str | None] = {}
+        self.scanned: dict[str, Scanned] = {}  # absolute path -> the bytes the parent's scan read, until summarized
 
     def check(self, share: list[str]) -> ShareFindings:
         collector.use_batch_thresholds()  # also under spawn, where the parent's setting is not inherited
         collector.settle()  # the summaries and memos of earlier shares stay for the whole run
-        index = self.analysis.index
         checked = []
         for path in share:
-            # A module an earlier one imported is checked on the very summary the index holds.
-            summary = self.loader.load(path)
+            _, findings = self.checking.check(path)
             digest, stored = self.origins.get(os.path.abspath(path), (None, False))
-            if summary.error is None:
-                index.module(summary.module, summary.module)  # the name's first file takes it, as in one process
-                index.add(summary)
-            checked.append((path, digest, stored, module_findings(self.analysis, self.rules, summary, self.loader.load)))
-        found = ShareFindings(checked, index.edges, self.loader.loaded, self.loader.consulted, self.summarized, self.parsed)
-        index.edges, self.loader.loaded, self.loader.consulted, self.summarized, self.parsed = {}, {}, set(), 0, {}
+            checked.append((path, digest, stored, findings))
+        found = ShareFindings(checked, self.checking.take_resolution(), self.summarized, self.parsed)
+        self.summarized, self.parsed = 0, {}
         return found
 
     def summary(self, path: str) -> ModuleSummary:
@@ -87,17 +80,20 @@ class _Checker:
     def _summary(self, path: str) -> tuple[str | None, bool, ModuleSummary]:
         max_size = self.run.settings.max_file_size
         cache = self.run.cache
-        try:
-            data = read_source(path, max_size)
-        except Exception:  # unreadable: the summary says why (STP900)
-            self.summarized += 1
-            return None, False, read_and_summarize(path, max_size)[1]
-        digest = content_hash(data)
+        scanned = self.scanned.pop(os.path.abspath(path), None)
+        if scanned is None:
+            try:
+                data = read_source(path, max_size)
+            except Exception:  # unreadable: the summary says why (STP900)
+                self.summarized += 1
+                return None, False, read_and_summarize(path, max_size)[1]
+            scanned = Scanned(data, content_hash(data))
+        digest = scanned.digest
         stored = load_summary(cache, digest, *module_of(path), path)
         if stored is not None:
             return digest, True, stored
         self.summarized += 1
-        summary = summarize_source(data, path)
+        summary = summarize_source(scanned.data, path)
         saved = cache is not None and store_summary(cache, digest, summary, pickled_summary(summary))
         return digest, saved, summary
 
@@ -105,9 +101,19 @@ class _Checker:
 _checker: _Checker | None = None
 
 
-def check_share(share: list[str], run: SharedRun) -> ShareFindings:
-    """A worker's answer for its share of the reported modules (its index is kept for the run's other shares)."""
+def check_share(share: list[str], run: SharedRun, scanned: dict[str, Scanned] | None = None) -> ShareFindings:
+    """A worker's answer for its share of the reported modules (its index is kept for the run's other shares).
+
+    ``scanned``: the bytes the parent's scans read, by path; the other files are read here.
+    """
     global _checker
     if _checker is None or _checker.run.run_id != run.run_id:
         _checker = _Checker(run)
+    _checker.scanned.update((os.path.abspath(path), read) for path, read in (scanned or {}).items())
     return _checker.check(share)
+
+
+def check_scanned_share(share: tuple[list[str], dict[str, Scanned]], run: SharedRun) -> ShareFindings:
+    """``check_share`` for a share sent with its bytes, as the pool's one argument."""
+    paths, scanned = share
+    return check_share(paths, run, scanned)

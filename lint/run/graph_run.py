@@ -16,14 +16,13 @@ import os
 from pathlib import Path
 
 from steplint.analysis.call_graph import CallGraph
-from steplint.analysis.index import ProjectIndex
-from steplint.analysis.interpreter import Engine
 from steplint.analysis.workflow_graph import Graph, GraphBuilder
-from steplint.report.final_findings import final_findings
 from steplint.config.settings import Settings
 from steplint.core.summary import ModuleSummary
-from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new_analysis, rules_for, search_roots_for
+from steplint.run.checking import Checking
+from steplint.run.run_files import excluder_for, files_to_lint
 from steplint.source.discovery import discover
+from steplint.source.import_search import search_roots_for
 from steplint.summaries.file_summary import summarize_path
 
 
@@ -58,9 +57,8 @@ def call_graph_for(paths: list[str], settings: Settings) -> dict[str, list[str]]
             seen.add(absolute)
             modules.append(summarize_path(path, settings.max_file_size, identity))
     roots = list(dict.fromkeys(_root_of(m) for m in modules))
-    loader = ModuleLoader(modules, roots=roots, search_roots=search_roots_for(settings, paths))
-    index = ProjectIndex(modules, loader)
-    graph = CallGraph(Engine(index.module, index.functions, index.classes, index.by_path), modules, lambda m: m.module)
+    analysis = Checking(settings, modules, roots=roots, search_roots=search_roots_for(settings, paths)).analysis
+    graph = CallGraph(analysis.engine, modules, lambda m: m.module)
     graph.run()
     return graph.edges()
 
@@ -84,16 +82,12 @@ def workflow_graph_for(
     paths: list[str], settings: Settings, workflow: str | None = None, helpers: bool = False, whole: bool = False,
 ) -> Graph:
     """``steplint graph``: the workflows under ``paths`` (or the one named), or every step grouped by module."""
-    modules = [summarize_path(p, settings.max_file_size) for p in discover(paths, excluder_for(settings))]
-    loader = ModuleLoader(modules, search_roots=search_roots_for(settings, paths))
-    analysis = new_analysis(modules, settings, loader)
-    rules = rules_for(settings)
+    modules = [summarize_path(p, settings.max_file_size) for p in files_to_lint(paths, settings)]
+    checking = Checking(settings, modules, search_roots=search_roots_for(settings, paths))
     checked = [m for m in modules if m.error is None]
-    findings = final_findings(
-        [module_findings(analysis, rules, m, loader.load) for m in checked], rules, settings, True,
-        reportable=lambda path: True,
-    )
-    builder = GraphBuilder(analysis, findings, show_helpers=helpers, pins={rule.code: rule.graph_pin for rule in rules})
+    findings = checking.concluded([checking.findings(m) for m in checked], True, reportable=lambda path: True)
+    pins = {rule.code: rule.graph_pin for rule in checking.rules}
+    builder = GraphBuilder(checking.analysis, findings, show_helpers=helpers, pins=pins)
     if whole:
         return builder.project(checked)
     chosen = builder.workflows(checked)

@@ -1,11 +1,11 @@
 """A lint run over paths, fast: cache, prefilter, parallel summaries, one analysis.
 
 files (discovery) -> a replayed run, when nothing it consulted changed
-      -> scans (bytes; a cached scan for a file whose stat key is unchanged)
+      -> scans (bytes read and hashed once, kept; a cached scan for a file whose stat key is unchanged)
       -> prefilter (which files can hold a finding)
       -> findings kept per module, for modules whose dependencies did not change
-      -> summaries of the others (the cache by content hash, else a process pool)
-      -> one analysis of those in this process (modules they import load lazily)
+      -> summaries of the others, of the bytes scanned (the cache by content hash, else a process pool)
+      -> one analysis of those (``steplint.run.checking``), here or in worker processes sent their bytes
       -> the syntax check of skipped files no summary vouched for (a broken one is checked then)
       -> suppression and STP100 over every module's findings
 
@@ -22,48 +22,38 @@ import os
 from dataclasses import dataclass, field
 from functools import partial
 
-from steplint.run.bytecode import compiled_by_this_python
-from steplint.run.checking_workers import SharedRun, check_share
-from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, content_hash, presence_key, stat_key
 from steplint.config.settings import Settings
-from steplint.source.discovery import discover
 from steplint.core import gc_pause
 from steplint.core.findings import ModuleFindings
-from steplint.report.final_findings import final_findings
-from steplint.run.results import RunResult, RunStats
-from steplint.run.serial import ModuleLoader, excluder_for, module_findings, new_analysis, rules_for, search_roots_for
-from steplint.run.summary_cache import load_summary, store_summary
-from steplint.summaries.file_summary import read_and_summarize
-from steplint.summaries.stored import pickled_summary, unpickled_summary
-from steplint.run.findings_store import ModuleStore, RunFiles, next_store
-from steplint.config.settings import DEFAULT_MAX_FILE_SIZE
-from steplint.source.python_parse import quiet_parse, surely_parses
-from steplint.source.reading import UnreadableSource, decode_source, read_source
-from steplint.run.prefilter import UNREADABLE_SCAN, Prefilter, Scan, scan
-from steplint.source.module_identity import ModuleFile, module_file
-from steplint.rules.base import Rule
-from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.core.summary import ModuleSummary
+from steplint.report.final_findings import final_findings
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
+from steplint.run.cache import Cache, FileEntry, RunRecord, StatKey, presence_key, stat_key
+from steplint.run.checking import Checking, Resolution, rules_for
+from steplint.run.checking_workers import SharedRun, check_scanned_share
+from steplint.run.findings_store import ModuleStore, RunFiles, next_store
+from steplint.run.prefilter import UNREADABLE_SCAN, Prefilter, Scan
+from steplint.run.results import RunResult, RunStats
+from steplint.run.run_files import files_to_lint
+from steplint.run.source_reads import FileRead, Scanned, digest_and_summary, read_and_scan, scanned_parses, summary_made
+from steplint.run.summary_cache import load_summary, store_summary
+from steplint.source.import_search import search_roots_for
+from steplint.source.module_identity import ModuleFile, module_file
+from steplint.summaries.stored import pickled_summary, unpickled_summary
 from steplint.run.process_pool import WorkerPool, workers_for
 
 
 @dataclass
-class _Checking:
+class _Checked:
     """The findings of the modules checked in this run, and what their resolution consulted."""
 
     findings: dict[str, ModuleFindings]
-    edges: dict[str, set[str]]
-    loaded: dict[str, list[str]]
-    consulted: set[str]
+    resolution: Resolution
     summaries: dict[str, ModuleSummary]  # those built in this process (none when workers checked)
 
-    def merge(self, other: "_Checking") -> None:
+    def merge(self, other: "_Checked") -> None:
         self.findings.update(other.findings)
-        for name, asked in other.edges.items():
-            self.edges.setdefault(name, set()).update(asked)
-        for name, loaded in other.loaded.items():
-            self.loaded.setdefault(name, []).extend(loaded)
-        self.consulted |= other.consulted
+        self.resolution.merge(other.resolution)
         self.summaries.update(other.summaries)
 
 
@@ -88,6 +78,8 @@ class LintRun:
         self._dirty = False
         self._summaries: dict[str, ModuleSummary] = {}
         self._digests: dict[str, str | None] = {}  # absolute path -> content hash as read in this run
+        # The bytes scans read, until the file is summarized: absolute path -> bytes and content hash.
+        self._scanned: dict[str, Scanned] = {}
         # Summaries without an error, made or loaded here or in a worker: absolute path -> digest of their bytes.
         self._parsed: dict[str, str | None] = {}
 
@@ -101,10 +93,13 @@ class LintRun:
     def run(self, paths: list[str], force_exclude: bool = False) -> RunResult:
         # One pool for the run: reading, syntax checks and summaries share its start-up.
         with gc_pause.batch_thresholds(), WorkerPool(self.jobs) as self._pool:
-            return self._run(paths, force_exclude)
+            try:
+                return self._run(paths, force_exclude)
+            finally:
+                self._scanned.clear()
 
     def _run(self, paths: list[str], force_exclude: bool) -> RunResult:
-        files = discover(paths, excluder_for(self.settings), force_exclude=force_exclude)
+        files = files_to_lint(paths, self.settings, force_exclude)
         self.stats.discovered = len(files)
         named = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
         modules = [module_file(path) for path in files]
@@ -128,16 +123,14 @@ class LintRun:
         changed = previous.changed_names(self._digest) if previous is not None else set()
         roots = list(dict.fromkeys(m.root for m in modules))
         self._search_roots = search_roots_for(self.settings, paths)
-        rules = rules_for(self.settings)
-        kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, rules,
-                                     previous, changed)
+        kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, previous, changed)
         if verdict is not None:
             # After the check, whose summaries vouch for the skipped files they imported: a skipped file that
             # may not parse is checked after all (a broken one reports STP900), with its namesakes.
             broken = _with_namesakes(modules, self._unparsed_skipped(modules, checked_paths))
             later = [m for m in modules if m.path in broken and m.path not in checked_paths]
             if later:
-                kept_later, checking_later = self._check(later, modules, roots, rules, previous, changed)
+                kept_later, checking_later = self._check(later, modules, roots, previous, changed)
                 kept.update(kept_later)
                 checking.merge(checking_later)
                 checked_paths.update(m.path for m in later)
@@ -147,29 +140,29 @@ class LintRun:
         self.stats.analyzed = len(fresh)
         findings = [kept[m.path] if m.path in kept else fresh[m.path] for m in checked]
         run_paths = {os.path.normpath(m.path) for m in modules}
-        diagnostics = final_findings(findings, rules, self.settings, self.use_noqa, reportable=run_paths.__contains__)
+        diagnostics = final_findings(findings, rules_for(self.settings), self.settings, self.use_noqa, reportable=run_paths.__contains__)
         result = RunResult(diagnostics, len(files), checking.summaries)
         if self.cache is not None:
             keep = {path: found for path, found in fresh.items() if _worth_keeping(found)}
             keep.update(kept)
             findings_by_path = {m.path: keep[m.path] for m in checked if m.path in keep}
-            edges, loaded, consulted = checking.edges, checking.loaded, checking.consulted
+            edges, loaded, consulted = checking.resolution.edges, checking.resolution.loaded, checking.resolution.consulted
             store = next_store(previous, run_files, changed, edges, loaded, consulted, findings_by_path, self._digest)
             self.cache.save_modules(run_key, store)
             self._save(run_key, modules, store, verdict, result)
             self.cache.prune_if_due()
         return result
 
-    def _check(self, checked: list[ModuleFile], modules: list[ModuleFile], roots: list[str], rules: list[Rule],
-               previous: ModuleStore | None, changed: set[str]) -> tuple[dict[str, ModuleFindings], _Checking]:
+    def _check(self, checked: list[ModuleFile], modules: list[ModuleFile], roots: list[str],
+               previous: ModuleStore | None, changed: set[str]) -> tuple[dict[str, ModuleFindings], _Checked]:
         """The kept findings of ``checked`` modules that reach no change, and the others' findings, checked now."""
         kept = _kept_findings(previous, changed, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         if workers_for(len(to_check), self.jobs) > 1:
             return kept, self._check_in_workers(to_check, modules, roots)
-        return kept, self._check_here(to_check, modules, roots, rules)
+        return kept, self._check_here(to_check, modules, roots)
 
-    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str], rules: list[Rule]) -> _Checking:
+    def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checked:
         """Summaries and one analysis in this process (a few files: a pool costs more than it saves)."""
         summaries = self._summarize(paths)
         checked = set(paths)
@@ -177,28 +170,30 @@ class LintRun:
         for m in modules:
             if m.path not in checked:
                 elsewhere.setdefault(m.module, []).append(m.path)
-        loader = ModuleLoader(summaries, roots=roots, discovered=elsewhere, summarize=self._summary_for,
-                              search_roots=self._search_roots)
-        analysis = new_analysis(summaries, self.settings, loader)
-        findings = {s.path: module_findings(analysis, rules, s, loader.load) for s in summaries}
-        return _Checking(findings, analysis.index.edges, loader.loaded, loader.consulted, {s.path: s for s in summaries})
+        checking = Checking(self.settings, summaries, roots=roots, discovered=elsewhere, search_roots=self._search_roots,
+                            summarize=self._summary_for)
+        findings = {s.path: checking.findings(s) for s in summaries}
+        return _Checked(findings, checking.resolution(), {s.path: s for s in summaries})
 
-    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checking:
+    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checked:
         """Each worker summarizes and checks a share of ``paths``; this process only gathers their findings."""
         run_files: dict[str, list[str]] = {}
         for m in modules:
             run_files.setdefault(m.module, []).append(m.path)
         run = SharedRun(os.urandom(16).hex(), self.settings, tuple(roots), run_files, self.cache, tuple(self._search_roots))
-        checking = _Checking({}, {}, {}, set(), {})
+        checking = _Checked({}, Resolution({}, {}, set()), {})
         # Contiguous shares keep a package's modules (and what they import) in one worker.
         count = self.jobs * 4
         shares = [paths[i * len(paths) // count : (i + 1) * len(paths) // count] for i in range(count)]
-        for share in self._pool.map_shares(partial(check_share, run=run), [s for s in shares if s]):
+        # Each share goes with the bytes its files' scans read: a worker reads only the files they import.
+        scanned = [(s, {p: self._scanned.pop(os.path.abspath(p)) for p in s if os.path.abspath(p) in self._scanned})
+                   for s in shares if s]
+        for share in self._pool.map_shares(partial(check_scanned_share, run=run), scanned):
             self.stats.summarized += share.summarized
             for path, digest, stored, found in share.modules:
                 checking.findings[path] = found
                 self._note_stored_summary(path, digest, stored)
-            checking.merge(_Checking({}, share.edges, share.loaded, share.consulted, {}))
+            checking.resolution.merge(share.resolution)
             self._parsed.update(share.parsed)
         return checking
 
@@ -249,12 +244,13 @@ class LintRun:
             return _Source(file, entry, entry.scan)  # type: ignore[arg-type]
         return None
 
-    def _record_read(self, file: ModuleFile, key: StatKey | None, read: tuple[str, Scan, bool] | None) -> _Source:
+    def _record_read(self, file: ModuleFile, key: StatKey | None, read: FileRead | None) -> _Source:
         if read is None:
             return _Source(file, None, UNREADABLE_SCAN)  # summarize_path reports why, as STP900
         self.stats.read += 1
-        digest, found, compiled = read
+        digest, found, compiled = read.scanned.digest, read.scan, read.compiled
         absolute = os.path.abspath(file.path)
+        self._scanned[absolute] = read.scanned
         entry = self._entries.get(absolute)
         if entry is not None and entry.digest == digest and _same_module(entry, file):
             entry.stat = key
@@ -288,7 +284,8 @@ class LintRun:
             else:
                 unknown.append(m.path)
         self.stats.syntax_checked += len(unknown)
-        for path, ok in zip(unknown, self._pool.map(partial(parses, max_size=self.settings.max_file_size), unknown)):
+        work = partial(scanned_parses, max_size=self.settings.max_file_size)
+        for path, ok in zip(unknown, self._pool.map(work, [(p, self._scanned.get(os.path.abspath(p))) for p in unknown])):
             entry = self._entries.get(os.path.abspath(path))
             if entry is not None:
                 entry.syntax_ok = ok
@@ -306,7 +303,7 @@ class LintRun:
     def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
         missing = [p for p in paths if self._cached_summary(p) is None]
         work = partial(summary_made, max_size=self.settings.max_file_size, cache=self.cache)
-        built = self._pool.map(work, missing)
+        built = self._pool.map(work, [(p, self._scanned.pop(os.path.abspath(p), None)) for p in missing])
         self.stats.summarized += len(built)
         for (digest, stored, blob), path in zip(built, missing):
             summary = unpickled_summary(blob, path)
@@ -321,7 +318,8 @@ class LintRun:
             self._source(module_file(path))
             found = self._cached_summary(path)
         if found is None:
-            digest, found = read_and_hash(path, self.settings.max_file_size)
+            scanned = self._scanned.pop(os.path.abspath(path), None)
+            digest, found = digest_and_summary(path, scanned, self.settings.max_file_size)
             stored = self.cache is not None and store_summary(self.cache, digest, found, pickled_summary(found))
             self.stats.summarized += 1
             self._remember(found, digest, stored)
@@ -424,50 +422,3 @@ def _with_namesakes(modules: list[ModuleFile], checked: set[str]) -> set[str]:
     """Files that share a module name with a checked file are checked too, so precedence is unchanged."""
     names = {m.module for m in modules if m.path in checked}
     return checked | {m.path for m in modules if m.module in names}
-
-
-def read_and_scan(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> tuple[str, Scan, bool] | None:
-    """A worker's answer for one file: content hash, prefilter scan, whether bytecode proves it parses.
-
-    None: the file cannot be read (its summary will say why).
-    """
-    try:
-        data = read_source(path, max_size)
-    except UnreadableSource:
-        return None
-    return content_hash(data), scan(data), compiled_by_this_python(path)
-
-
-def summary_made(
-    path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE, cache: Cache | None = None
-) -> tuple[str | None, bool, bytes]:
-    """A worker's answer: the content hash of the bytes it read, whether it stored the summary, and the summary.
-
-    The summary is pickled once, for both the pipe and the cache.
-    """
-    digest, summary = read_and_hash(path, max_size)
-    blob = pickled_summary(summary)
-    return digest, cache is not None and store_summary(cache, digest, summary, blob), blob
-
-
-def read_and_hash(path: str, max_size: int | None) -> tuple[str | None, ModuleSummary]:
-    """The content hash of the bytes read (None: unreadable) and their summary."""
-    data, summary = read_and_summarize(path, max_size)
-    return (content_hash(data) if data is not None else None), summary
-
-
-def parses(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bool:
-    """The file decodes and ``ast`` parses it as it is: it cannot be a STP900.
-
-    False means "maybe": the file is then summarized like any checked file, and
-    ``summarize_path`` (newer syntax rewritten, every reason spelled out) decides.
-    """
-    try:
-        text = decode_source(read_source(path, max_size))
-        text = text[1:] if text.startswith("\ufeff") else text
-        if surely_parses(text, path):
-            return True
-        quiet_parse(text, path)  # what the symbol table refuses (``nonlocal`` at module level) may still parse
-    except Exception:  # unreadable, undecodable, a syntax error, too deep...: let the summary say
-        return False
-    return True

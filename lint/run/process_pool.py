@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # imported when a pool starts: a run that needs none (a few f
     from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
+Item = TypeVar("Item")  # what one call of the work is given: a path, or a path with the bytes already read
 
 # Below this many files per worker, starting the pool costs more than it saves.
 MIN_FILES_PER_WORKER = 16
@@ -62,7 +63,7 @@ class WorkerPool:
         self._executor: ProcessPoolExecutor | None = None
         self._workers = 0
 
-    def map(self, work: Callable[[str], T], paths: list[str]) -> list[T]:
+    def map(self, work: Callable[[Item], T], paths: list[Item]) -> list[T]:
         workers = workers_for(len(paths), self.jobs)
         if workers <= 1 and self._executor is None:
             return [work(path) for path in paths]
@@ -81,7 +82,7 @@ class WorkerPool:
             results.extend(done_here[index] if index in done_here else future.result())
         return results
 
-    def map_shares(self, work: Callable[[list[str]], T], shares: list[list[str]]) -> Iterator[T]:
+    def map_shares(self, work: Callable[[Item], T], shares: list[Item]) -> Iterator[T]:
         """``work(share)`` for each share of a batch ``map`` would run in the pool, in order, as each is done."""
         return self._with_workers(self.jobs).map(work, shares)
 
@@ -109,7 +110,7 @@ class WorkerPool:
         self.close()
 
 
-def _work_through(work: Callable[[str], T], paths: list[str]) -> list[T]:
+def _work_through(work: Callable[[Item], T], paths: list[Item]) -> list[T]:
     return [work(path) for path in paths]
 
 

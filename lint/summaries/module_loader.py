@@ -1,0 +1,94 @@
+"""The summaries of the modules that reported files import, found as the import system would.
+
+It lives with the summaries, not with the import search (``steplint.source.import_search``),
+because it reads and summarizes the files it finds: ``source`` may not import ``summaries``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from steplint.core.summary import ModuleSummary
+from steplint.source.import_search import ImportSearch, importable
+from steplint.source.module_identity import package_root
+from steplint.summaries.file_summary import summarize_path
+
+
+class ModuleLoader:
+    """Summaries by module name: the run's own files first, then the files the import search finds.
+
+    ``discovered`` maps a module name to files of this run that are not among
+    ``summaries`` (the prefilter skipped them): they answer first, in discovery
+    order, exactly as they would have as reported files. ``consulted`` collects
+    every other path whose content or absence shaped an answer (the run cache
+    checks them); ``loaded`` maps each name asked for to the files read for it.
+    Without ``roots``, the folders above the summaries' packages are the roots.
+    """
+
+    def __init__(
+        self,
+        summaries: list[ModuleSummary],
+        roots: list[str] | None = None,
+        discovered: dict[str, list[str]] | None = None,
+        summarize: Callable[[str], ModuleSummary] = summarize_path,
+        search_roots: list[str] | None = None,
+    ):
+        self.known: dict[str, ModuleSummary] = {os.path.abspath(s.path): s for s in summaries}
+        self.discovered = discovered or {}
+        self.unchecked = {os.path.normpath(p) for paths in self.discovered.values() for p in paths}
+        self.summarize = summarize
+        self.loaded: dict[str, list[str]] = {}
+        self.search = ImportSearch(_roots_of(summaries) if roots is None else list(roots), list(search_roots or ()))
+
+    @property
+    def consulted(self) -> set[str]:
+        return self.search.consulted
+
+    def take_resolution(self) -> tuple[dict[str, list[str]], set[str]]:
+        """What was loaded and consulted since the last call (a worker answers per share)."""
+        loaded, consulted = self.loaded, self.search.consulted
+        self.loaded, self.search.consulted = {}, set()
+        return loaded, consulted
+
+    def load(self, path: str) -> ModuleSummary:
+        absolute = os.path.abspath(path)
+        found = self.known.get(absolute)
+        if found is None:
+            found = self.known[absolute] = self.summarize(path)
+        return found
+
+    def _load_for(self, name: str, path: str) -> ModuleSummary:
+        self.loaded.setdefault(name, []).append(path)
+        return self.load(path)
+
+    def __call__(self, name: str, near: str | None = None) -> ModuleSummary | None:
+        if near is not None:
+            return self._near(name, near)
+        for path in self.discovered.get(name, ()):
+            found = self._load_for(name, path)
+            if found.error is None:
+                return found
+        if not importable(name):
+            return None
+        path = self.search.in_roots(name)
+        if path is not None:
+            found = self._load_for(name, path)
+            return found if found.module == name else None
+        path = self.search.in_search_roots(name)
+        return self._load_for(name, path) if path is not None else None
+
+    def _near(self, name: str, importer: str) -> ModuleSummary | None:
+        if not importable(name):
+            return None
+        path = self.search.near(name, importer)
+        return self._load_for(name, path) if path is not None else None
+
+
+def _roots_of(summaries: list[ModuleSummary]) -> list[str]:
+    roots: list[str] = []
+    for summary in summaries:
+        root = package_root(summary.path, summary.module, summary.is_package)
+        if root is not None and root not in roots:
+            roots.append(root)
+    return roots
