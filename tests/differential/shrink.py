@@ -22,7 +22,7 @@ from pathlib import Path
 from differential.generator import SIDECAR, Program
 from differential.oracle import Disagreement, Toolchain, Trace, compare, trace_and_lint, trace_programs
 
-MAX_ROUNDS = 12
+MAX_ROUNDS = 30
 
 
 @dataclass(frozen=True)
@@ -80,10 +80,9 @@ def apply(version: Version, chosen: list[Deletion]) -> Version:
     lines = {path: list(current) for path, current in version.lines.items()}
     for deletion in sorted(chosen, key=lambda d: (d.path, -d.first)):
         current = lines[deletion.path]
-        if deletion.last > len(current) or any(
-                other is not deletion and other.path == deletion.path and other.first < deletion.first <= other.last
-                for other in chosen):
-            continue  # inside a statement deleted too
+        if any(other.path == deletion.path and other.first <= deletion.first and deletion.last <= other.last
+               and other.last - other.first > deletion.last - deletion.first for other in chosen):
+            continue  # inside a statement (or module) deleted too
         filler = [(deletion.fill, 0)] if deletion.fill else []
         current[deletion.first - 1:deletion.last] = filler
     return Version({path: tuple(current) for path, current in lines.items()})
@@ -170,13 +169,17 @@ def _without_blank_runs(version: Version) -> Version:
 
 
 def _apply_largest_working(judge: Judge, version: Version, kept: list[Deletion]) -> Version:
-    group = kept
-    while len(group) > 1:
-        combined = apply(version, group)
-        if judge.keeps([combined])[0]:
-            return combined
-        group = group[: len(group) // 2]
-    return apply(version, group)
+    return apply(version, _accepted(judge, version, [], kept))
+
+
+def _accepted(judge: Judge, base: Version, accepted: list[Deletion], group: list[Deletion]) -> list[Deletion]:
+    """*accepted* plus as many of *group* as keep the disagreement with them: all, else each half in turn."""
+    if judge.keeps([apply(base, accepted + group)])[0]:
+        return accepted + group
+    if len(group) == 1:
+        return accepted
+    half = len(group) // 2
+    return _accepted(judge, base, _accepted(judge, base, accepted, group[:half]), group[half:])
 
 
 def write_fixture(program: Program, trace: Trace, target: Disagreement, out: Path) -> Path:
