@@ -123,7 +123,8 @@ class Judge:
     def _same(self, program: Program, trace: Trace, findings: set) -> bool:
         if trace.error:
             return False
-        return any((d.kind, d.rule, d.shape) == (self.target.kind, self.target.rule, self.target.shape)
+        # The family too: a false positive must stay at a line that runs (else it turns "dead code").
+        return any((d.kind, d.rule, d.shape, d.family) == (self.target.kind, self.target.rule, self.target.shape, self.target.family)
                    for d in compare(program, trace, findings))
 
 
