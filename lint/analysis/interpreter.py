@@ -377,13 +377,16 @@ class Session:
 
 def _blocks(statement: Stmt) -> list[tuple]:
     """The nested statement lists of a compound statement (what runs when it does)."""
-    kind = type(statement)
-    if kind is IfStmt or kind is LoopStmt:
-        return [statement.body, statement.orelse]
-    if kind is TryStmt:
-        return [statement.body, *(body for _, _, body in statement.handlers), statement.orelse, statement.final]
-    if kind is WithStmt:
-        return [statement.body]
-    if kind is MatchStmt:
-        return [body for _, _, body in statement.cases]
-    return []
+    nested = _NESTED_BLOCKS.get(type(statement))
+    return nested(statement) if nested is not None else []
+
+
+#: The statement lists nested in each kind of compound statement.
+_NESTED_BLOCKS: dict[type, Callable[..., list[tuple]]] = {
+    IfStmt: lambda statement: [statement.body, statement.orelse],
+    LoopStmt: lambda statement: [statement.body, statement.orelse],
+    TryStmt: lambda statement: [statement.body, *(body for _, _, body in statement.handlers), statement.orelse,
+                                statement.final],
+    WithStmt: lambda statement: [statement.body],
+    MatchStmt: lambda statement: [body for _, _, body in statement.cases],
+}
