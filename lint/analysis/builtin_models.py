@@ -11,8 +11,9 @@ outside function calls back.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Callable, Protocol
 
+from steplint.analysis.interpret_shared import Frame, Unit
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -28,6 +29,7 @@ from steplint.analysis.values import (
     FunctionValue,
     PartialValue,
     SuperValue,
+    Value,
     Values,
     bounded,
     const,
@@ -36,23 +38,29 @@ from steplint.analysis.values import (
 from steplint.core.summary import Span
 
 
-class Session(Protocol):
+class ModelSession(Protocol):
     """What the models ask of the interpreter's session (``steplint.analysis.interpreter.Session``)."""
 
     id: int
 
-    def call_one(self, callee, args: list, kwargs: list, span: Span | None, frame) -> Values: ...  # noqa: ANN001
-    def unit_for(self, function, receiver, args: list, kwargs: list, frame): ...  # noqa: ANN001, ANN201
-    def iterate(self, values: Values, frame) -> Values: ...  # noqa: ANN001
+    def call_one(self, callee: Value, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values: ...
+    def unit_for(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list,
+                 frame: Frame) -> Unit | None: ...
+    def iterate(self, values: Values, frame: Frame) -> Values: ...
     def awaited(self, values: Values) -> Values: ...
-    def attribute(self, values: Values, name: str, frame) -> Values: ...  # noqa: ANN001
-    def item(self, bases: Values, keys: Values, frame) -> Values: ...  # noqa: ANN001
-    def read_cell(self, value, key: object) -> Values: ...  # noqa: ANN001
-    def read_all_cells(self, value) -> Values: ...  # noqa: ANN001
-    def write_cell(self, value, key: object, values: Values, frame, exact: bool = False) -> None: ...  # noqa: ANN001
-    def store_attribute(self, owner, name: str, values: Values, frame) -> None: ...  # noqa: ANN001
-    def store_item(self, base, keys: Values, values: Values, frame, exact: bool = False) -> None: ...  # noqa: ANN001
-    def _fields(self, container) -> set: ...  # noqa: ANN001
+    def attribute(self, values: Values, name: str, frame: Frame) -> Values: ...
+    def item(self, bases: Values, keys: Values, frame: Frame) -> Values: ...
+    def read_cell(self, value: Value, key: object) -> Values: ...
+    def read_all_cells(self, value: Value) -> Values: ...
+    def write_cell(self, value: Value, key: object, values: Values, frame: Frame | None, exact: bool = False) -> None: ...
+    def store_attribute(self, owner: Value, name: str, values: Values, frame: Frame) -> None: ...
+    def store_item(self, base: Value, keys: Values, values: Values, frame: Frame, exact: bool = False) -> None: ...
+    def container_keys(self, container: ContainerValue) -> set: ...
+
+
+#: A model of one outside callable: (session, positional arguments, keyword arguments, call span, frame) -> values.
+Model = Callable[[ModelSession, list, list, "Span | None", Frame], Values]
+
 
 #: Callables that run a coroutine in another task than the caller's, by full name (``X()`` is a value X made).
 SPAWNERS = frozenset({
@@ -84,19 +92,19 @@ def _args(args: list) -> list[Values]:
     return [value[1] if isinstance(value, tuple) else value for value in args]
 
 
-def _site(span: Span | None, frame: object, *extra: object) -> tuple:
+def _site(span: Span | None, frame: Frame, *extra: object) -> tuple:
     if span is None:
         return (frame.unit.module.path, "builtin", *extra)
     return (frame.unit.module.path, span.line, span.col, *extra)
 
 
-def _new(session: Session, kind: str, span: Span | None, frame: object, items: Values, *extra: object) -> Values:
+def _new(session: ModelSession, kind: str, span: Span | None, frame: Frame, items: Values, *extra: object) -> Values:
     container = ContainerValue(kind, _site(span, frame, *extra), session.id)
     session.write_cell(container, ANY, items, frame)
     return frozenset({container})
 
 
-def call(session: Session, name: str, args: list, kwargs: list, span: Span | None, frame: object) -> Values | None:
+def call(session: ModelSession, name: str, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values | None:
     """The result of calling the outside callable ``name``, or None when it is not modeled."""
     name = public_asyncio_name(name)
     handler = _HANDLERS.get(name)
@@ -105,7 +113,7 @@ def call(session: Session, name: str, args: list, kwargs: list, span: Span | Non
     return handler(session, args, kwargs, span, frame)
 
 
-def _partial(session, args, kwargs, span, frame):  # noqa: ANN001
+def _partial(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     if not positional:
         return ONLY_UNKNOWN
@@ -126,31 +134,37 @@ def _first(args: list) -> Values:
     return positional[0] if positional else EMPTY
 
 
-def _identity(session, args, kwargs, span, frame):  # noqa: ANN001
+def _identity(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """A decorator that returns the function it is given (``functools.lru_cache``, ``functools.wraps(f)``...)."""
     return _first(args) or ONLY_UNKNOWN
 
 
-def _decorator_factory(session, args, kwargs, span, frame):  # noqa: ANN001
+def _decorator_factory(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``functools.wraps(f)``, ``functools.lru_cache(maxsize=...)``: a decorator that keeps what it decorates."""
     return frozenset({ExternalValue("functools.wraps()")})
 
 
-def _descriptor(kind: str):
-    def make(session, args, kwargs, span, frame):  # noqa: ANN001
+def _lru_cache(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``@functools.lru_cache`` keeps the function; ``functools.lru_cache(maxsize=...)`` makes such a decorator."""
+    return _identity(session, args, kwargs, span, frame) if _args(args) else frozenset({ExternalValue("functools.wraps()")})
+
+
+def _descriptor(kind: str) -> Model:
+    def make(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         return frozenset(DescriptorValue(kind, v) for v in _first(args)) or ONLY_UNKNOWN
 
     return make
 
 
-def _calls_each(session, function_values: Values, item_values: Values, span, frame) -> Values:  # noqa: ANN001
+def _calls_each(session: ModelSession, function_values: Values, item_values: Values, span: Span | None,
+                frame: Frame) -> Values:
     results: set = set()
     for function in function_values:
         results.update(session.call_one(function, [item_values], [], span, frame))
     return frozenset(results)
 
 
-def _map(session, args, kwargs, span, frame):  # noqa: ANN001
+def _map(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     if not positional:
         return ONLY_UNKNOWN
@@ -166,7 +180,7 @@ def _map(session, args, kwargs, span, frame):  # noqa: ANN001
     return _new(session, "list", span, frame, results or ONLY_UNKNOWN)
 
 
-def _filter(session, args, kwargs, span, frame):  # noqa: ANN001
+def _filter(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     if len(positional) < 2:
         return ONLY_UNKNOWN
@@ -175,7 +189,7 @@ def _filter(session, args, kwargs, span, frame):  # noqa: ANN001
     return _new(session, "list", span, frame, items)
 
 
-def _keyed(session, args, kwargs, span, frame):  # noqa: ANN001
+def _keyed(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``sorted``, ``min``, ``max``: ``key=`` is called with the items; the result holds the items."""
     positional = _args(args)
     items = session.iterate(positional[0], frame) if positional else EMPTY
@@ -185,11 +199,11 @@ def _keyed(session, args, kwargs, span, frame):  # noqa: ANN001
     return items
 
 
-def _sorted(session, args, kwargs, span, frame):  # noqa: ANN001
+def _sorted(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     return _new(session, "list", span, frame, _keyed(session, args, kwargs, span, frame))
 
 
-def _min_max(session, args, kwargs, span, frame):  # noqa: ANN001
+def _min_max(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     if len(positional) > 1:
         found = frozenset().union(*positional)
@@ -200,8 +214,8 @@ def _min_max(session, args, kwargs, span, frame):  # noqa: ANN001
     return _keyed(session, args, kwargs, span, frame) or ONLY_UNKNOWN
 
 
-def _copy_of(kind: str):
-    def copy(session, args, kwargs, span, frame):  # noqa: ANN001
+def _copy_of(kind: str) -> Model:
+    def copy(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         positional = _args(args)
         items = session.iterate(positional[0], frame) if positional else EMPTY
         return _new(session, kind, span, frame, items)
@@ -209,24 +223,24 @@ def _copy_of(kind: str):
     return copy
 
 
-def _dict(session, args, kwargs, span, frame):  # noqa: ANN001
+def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     container = ContainerValue("dict", _site(span, frame), session.id)
     session.write_cell(container, ANY, EMPTY, frame)
     for values in _args(args):
         for other in values:
             if isinstance(other, ContainerValue) and other.kind == "dict":
-                for key in session._fields(other):
+                for key in session.container_keys(other):
                     session.write_cell(container, key, session.read_cell(other, key), frame)
     for key, values in kwargs:
         session.write_cell(container, key if key != "**" else ANY, values, frame)
     return frozenset({container})
 
 
-def _iter(session, args, kwargs, span, frame):  # noqa: ANN001
+def _iter(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     return _new(session, "iterator", span, frame, session.iterate(_first(args), frame))
 
 
-def _next(session, args, kwargs, span, frame):  # noqa: ANN001
+def _next(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     found = set(session.iterate(positional[0], frame)) if positional else set()
     if len(positional) > 1:
@@ -234,7 +248,7 @@ def _next(session, args, kwargs, span, frame):  # noqa: ANN001
     return bounded(found) if found else ONLY_UNKNOWN
 
 
-def _enumerate(session, args, kwargs, span, frame):  # noqa: ANN001
+def _enumerate(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     items = session.iterate(_first(args), frame)
     pair = ContainerValue("tuple", _site(span, frame, "pair"), session.id, 2)
     session.write_cell(pair, 0, ONLY_UNKNOWN, frame)
@@ -242,7 +256,7 @@ def _enumerate(session, args, kwargs, span, frame):  # noqa: ANN001
     return _new(session, "iterator", span, frame, frozenset({pair}))
 
 
-def _zip(session, args, kwargs, span, frame):  # noqa: ANN001
+def _zip(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     row = ContainerValue("tuple", _site(span, frame, "row"), session.id, len(positional))
     for index, values in enumerate(positional):
@@ -250,7 +264,7 @@ def _zip(session, args, kwargs, span, frame):  # noqa: ANN001
     return _new(session, "iterator", span, frame, frozenset({row}))
 
 
-def _getattr(session, args, kwargs, span, frame):  # noqa: ANN001
+def _getattr(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     if len(positional) < 2:
         return ONLY_UNKNOWN
@@ -265,7 +279,7 @@ def _getattr(session, args, kwargs, span, frame):  # noqa: ANN001
     return bounded(found) if found else ONLY_UNKNOWN
 
 
-def _setattr(session, args, kwargs, span, frame):  # noqa: ANN001
+def _setattr(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
     if len(positional) >= 3:
         for name in positional[1]:
@@ -275,7 +289,7 @@ def _setattr(session, args, kwargs, span, frame):  # noqa: ANN001
     return frozenset({ConstValue("NoneType", None)})
 
 
-def _super(session, args, kwargs, span, frame):  # noqa: ANN001
+def _super(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``super()`` in a method: the class the method is defined in, and the method's first argument."""
     unit = frame.unit
     summary = unit.summary
@@ -285,17 +299,17 @@ def _super(session, args, kwargs, span, frame):  # noqa: ANN001
     return frozenset(SuperValue(defining, receiver) for receiver in unit.params[0] if receiver is not UNKNOWN) or ONLY_UNKNOWN
 
 
-def summary_path(unit) -> str:  # noqa: ANN001
+def summary_path(unit: Unit) -> str:
     return unit.module.path
 
 
-def _class_frame(session, unit) -> int:  # noqa: ANN001
+def _class_frame(session: ModelSession, unit: Unit) -> int:
     """The frame a method's class was made in: the method's own closure frame."""
     function = unit.function
     return function.frame if isinstance(function, FunctionValue) else 0
 
 
-def _gather(session, args, kwargs, span, frame):  # noqa: ANN001
+def _gather(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``asyncio.gather(*aws)``: every coroutine runs in a task of its own; awaiting gives their results."""
     results: set = set()
     for values in _args(args):
@@ -307,15 +321,15 @@ def _gather(session, args, kwargs, span, frame):  # noqa: ANN001
     return _new(session, "gathered", span, frame, bounded(results) if results else ONLY_UNKNOWN)
 
 
-def _task(session, args, kwargs, span, frame):  # noqa: ANN001
+def _task(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``create_task(coro)`` and friends: awaiting the task gives the coroutine's result."""
     return _first(args) or ONLY_UNKNOWN
 
 
-def _run_callable(position: int):
+def _run_callable(position: int) -> Model:
     """``asyncio.to_thread(f, *args)``, ``loop.run_in_executor(None, f, *args)``: ``f`` is called."""
 
-    def run(session, args, kwargs, span, frame):  # noqa: ANN001
+    def run(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         positional = _args(args)
         if len(positional) <= position:
             return ONLY_UNKNOWN
@@ -327,20 +341,20 @@ def _run_callable(position: int):
     return run
 
 
-def _context_manager(session, args, kwargs, span, frame):  # noqa: ANN001
+def _context_manager(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``@contextmanager``: calling the function makes a context manager whose value is what it yields."""
     return frozenset({ExternalValue("contextlib.contextmanager()")}) if not _first(args) else frozenset(
         {BuiltinMethod(v, "#contextmanager") for v in _first(args)})
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Model] = {
     "functools.partial": _partial,
     "functools.wraps": _decorator_factory,
     "functools.wraps()": _identity,
-    "functools.lru_cache": lambda s, a, k, sp, f: _identity(s, a, k, sp, f) if _args(a) else frozenset({ExternalValue("functools.wraps()")}),
+    "functools.lru_cache": _lru_cache,
     "functools.cache": _identity,
     "functools.cached_property": _descriptor("property"),
-    "functools.update_wrapper": lambda s, a, k, sp, f: _first(a) or ONLY_UNKNOWN,
+    "functools.update_wrapper": _identity,
     "builtins.staticmethod": _descriptor("staticmethod"),
     "builtins.classmethod": _descriptor("classmethod"),
     "builtins.property": _descriptor("property"),
@@ -381,64 +395,141 @@ _HANDLERS = {
 # --- methods of containers and literals ------------------------------------------------------
 
 
-def container_method(session: Session, method: BuiltinMethod, args: list, kwargs: list, span: Span | None,
-                     frame: object) -> Values:
+def container_method(session: ModelSession, method: BuiltinMethod, args: list, kwargs: list, span: Span | None,
+                     frame: Frame) -> Values:
     receiver, name = method.receiver, method.name
-    positional = _args(args)
     if name == "#contextmanager":  # a ``@contextmanager`` function, called
         units = [session.unit_for(receiver, None, args, kwargs, frame)] if isinstance(receiver, FunctionValue) else []
         return frozenset(ContextManagerValue(u.id) for u in units if u is not None) or ONLY_UNKNOWN
     if isinstance(receiver, DescriptorValue):
         return frozenset({receiver})  # ``@prop.setter``: the property stays (its getter is what reads see)
-    if not isinstance(receiver, ContainerValue):
+    model = _CONTAINER_METHODS.get(name)
+    if not isinstance(receiver, ContainerValue) or model is None:
         return ONLY_UNKNOWN
-    anykey = ANY
-    if name in ("append", "add") and positional:
-        session.write_cell(receiver, anykey, positional[0], frame)
-        return frozenset({ConstValue("NoneType", None)})
-    if name == "insert" and len(positional) > 1:
-        session.write_cell(receiver, anykey, positional[1], frame)
-        return frozenset({ConstValue("NoneType", None)})
-    if name in ("extend", "update") and positional or name == "update":
-        for values in positional:
-            for other in values:
-                if isinstance(other, ContainerValue) and other.kind == "dict" and receiver.kind == "dict":
-                    for key in session._fields(other):
-                        session.store_item(receiver, const(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
-                                           session.read_cell(other, key), frame, exact=True)
-                else:
-                    session.write_cell(receiver, anykey, session.iterate(frozenset({other}), frame), frame)
-        for key, values in kwargs:
-            if key != "**":
-                session.store_item(receiver, const(key), values, frame, exact=True)
-        return frozenset({ConstValue("NoneType", None)})
-    if name in ("get", "pop", "setdefault") and receiver.kind == "dict":
-        found = set(session.item(frozenset({receiver}), positional[0], frame)) if positional else set()
-        if len(positional) > 1:
-            found.update(positional[1])
-            if name == "setdefault":
-                session.store_item(receiver, positional[0], positional[1], frame)
-        return bounded(found) if found else ONLY_UNKNOWN
-    if name in ("pop", "copy") and receiver.kind in ("list", "set"):
-        items = session.read_all_cells(receiver)
-        return items if name == "pop" else _new(session, receiver.kind, span, frame, items)
-    if name == "values":
-        return _new(session, "iterator", span, frame, session.read_all_cells(receiver))
-    if name == "keys":
-        keys = frozenset().union(*(const(k) for k in session._fields(receiver) if not isinstance(k, tuple))) if receiver.kind == "dict" else EMPTY
-        return _new(session, "iterator", span, frame, keys or ONLY_UNKNOWN)
-    if name == "items" and receiver.kind == "dict":
-        pair = ContainerValue("tuple", _site(span, frame, "item"), session.id, 2)
-        keys = [const(k) for k in session._fields(receiver) if not isinstance(k, tuple)]
-        session.write_cell(pair, 0, frozenset().union(*keys) if keys else ONLY_UNKNOWN, frame)
-        session.write_cell(pair, 1, session.read_all_cells(receiver), frame)
-        return _new(session, "iterator", span, frame, frozenset({pair}))
-    if name == "copy" and receiver.kind == "dict":
-        return _dict(session, [frozenset({receiver})], [], span, frame)
-    if name == "sort":
-        for key, values in kwargs:
-            if key == "key":
-                _calls_each(session, values, session.read_all_cells(receiver) or ONLY_UNKNOWN, span, frame)
-        return frozenset({ConstValue("NoneType", None)})
-    return ONLY_UNKNOWN
+    found = model(session, receiver, _args(args), kwargs, span, frame)
+    return ONLY_UNKNOWN if found is None else found
 
+
+_NONE = frozenset({ConstValue("NoneType", None)})
+
+
+def _add(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list, span: Span | None,
+         frame: Frame) -> Values | None:
+    """``items.append(x)``, ``items.add(x)``."""
+    if not positional:
+        return None
+    session.write_cell(receiver, ANY, positional[0], frame)
+    return _NONE
+
+
+def _insert(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+            span: Span | None, frame: Frame) -> Values | None:
+    if len(positional) < 2:
+        return None
+    session.write_cell(receiver, ANY, positional[1], frame)
+    return _NONE
+
+
+def _extend(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+            span: Span | None, frame: Frame) -> Values | None:
+    """``items.extend(other)``, ``mapping.update(other, key=value)``: a dict's known keys stay known."""
+    for values in positional:
+        for other in values:
+            if isinstance(other, ContainerValue) and other.kind == "dict" and receiver.kind == "dict":
+                for key in session.container_keys(other):
+                    session.store_item(receiver, const(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
+                                       session.read_cell(other, key), frame, exact=True)
+            else:
+                session.write_cell(receiver, ANY, session.iterate(frozenset({other}), frame), frame)
+    for key, values in kwargs:
+        if key != "**":
+            session.store_item(receiver, const(key), values, frame, exact=True)
+    return _NONE
+
+
+def _extend_with_items(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+                       span: Span | None, frame: Frame) -> Values | None:
+    return _extend(session, receiver, positional, kwargs, span, frame) if positional else None
+
+
+def _get(session: ModelSession, receiver: ContainerValue, positional: list[Values], name: str,
+         frame: Frame) -> Values:
+    """``mapping.get(key, default)``, ``.pop``, ``.setdefault`` (which stores its default)."""
+    found = set(session.item(frozenset({receiver}), positional[0], frame)) if positional else set()
+    if len(positional) > 1:
+        found.update(positional[1])
+        if name == "setdefault":
+            session.store_item(receiver, positional[0], positional[1], frame)
+    return bounded(found) if found else ONLY_UNKNOWN
+
+
+def _keyed_read(name: str) -> Callable:
+    def read(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+             span: Span | None, frame: Frame) -> Values | None:
+        if receiver.kind == "dict":
+            return _get(session, receiver, positional, name, frame)
+        if name == "pop" and receiver.kind in ("list", "set"):
+            return session.read_all_cells(receiver)
+        return None
+
+    return read
+
+
+def _copy(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+          span: Span | None, frame: Frame) -> Values | None:
+    if receiver.kind in ("list", "set"):
+        return _new(session, receiver.kind, span, frame, session.read_all_cells(receiver))
+    if receiver.kind == "dict":
+        return _dict(session, [frozenset({receiver})], [], span, frame)
+    return None
+
+
+def _values(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+            span: Span | None, frame: Frame) -> Values | None:
+    return _new(session, "iterator", span, frame, session.read_all_cells(receiver))
+
+
+def _keys(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+          span: Span | None, frame: Frame) -> Values | None:
+    keys = frozenset().union(*(const(k) for k in session.container_keys(receiver) if not isinstance(k, tuple))) if receiver.kind == "dict" else EMPTY
+    return _new(session, "iterator", span, frame, keys or ONLY_UNKNOWN)
+
+
+def _items(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+           span: Span | None, frame: Frame) -> Values | None:
+    if receiver.kind != "dict":
+        return None
+    pair = ContainerValue("tuple", _site(span, frame, "item"), session.id, 2)
+    keys = [const(k) for k in session.container_keys(receiver) if not isinstance(k, tuple)]
+    session.write_cell(pair, 0, frozenset().union(*keys) if keys else ONLY_UNKNOWN, frame)
+    session.write_cell(pair, 1, session.read_all_cells(receiver), frame)
+    return _new(session, "iterator", span, frame, frozenset({pair}))
+
+
+def _sort(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+          span: Span | None, frame: Frame) -> Values | None:
+    for key, values in kwargs:
+        if key == "key":
+            _calls_each(session, values, session.read_all_cells(receiver) or ONLY_UNKNOWN, span, frame)
+    return _NONE
+
+
+#: A model of one container method: (session, the container, positional values, keywords, span, frame) -> values,
+#: or None when that use of it is not modeled (its result is then unknown).
+ContainerModel = Callable[[ModelSession, ContainerValue, list, list, "Span | None", Frame], "Values | None"]
+
+_CONTAINER_METHODS: dict[str, ContainerModel] = {
+    "append": _add,
+    "add": _add,
+    "insert": _insert,
+    "extend": _extend_with_items,
+    "update": _extend,
+    "get": _keyed_read("get"),
+    "pop": _keyed_read("pop"),
+    "setdefault": _keyed_read("setdefault"),
+    "copy": _copy,
+    "values": _values,
+    "keys": _keys,
+    "items": _items,
+    "sort": _sort,
+}

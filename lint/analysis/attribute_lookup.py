@@ -1,0 +1,287 @@
+"""Attribute and item lookup for the value-flow interpreter: modules, instances, classes (C3 order), ``super()``.
+
+Reads go through the session's heap; a method read through an instance becomes
+a bound method, a property read runs its getter. Stores into attributes and
+items live here too, so that what ``x.a = v`` writes is where ``x.a`` looks.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from steplint.analysis.interpret_shared import Frame, SessionApi, container_key, ordered
+from steplint.analysis.values import (
+    ANY,
+    EMPTY,
+    ONLY_UNKNOWN,
+    UNKNOWN,
+    BoundMethod,
+    BuiltinMethod,
+    ClassValue,
+    ConstValue,
+    ContainerValue,
+    DescriptorValue,
+    ExternalValue,
+    FunctionValue,
+    InstanceValue,
+    ModuleValue,
+    StepValue,
+    SuperValue,
+    Value,
+    Values,
+    bounded,
+)
+from steplint.core.summary import ModuleSummary
+
+BUILTIN_NAMES = frozenset(dir(__builtins__) if isinstance(__builtins__, dict) is False else __builtins__) | {
+    "None", "True", "False", "__name__", "__file__"}
+
+
+class AttributeLookup:
+    """What ``value.name`` and ``value[key]`` read, and where ``value.name = ...`` and ``value[key] = ...`` write."""
+
+    def __init__(self, session: SessionApi):
+        self.session = session
+        self.mro_cache: dict = {}  # bases are cells: a pass may add to them, so the driver clears it every pass
+
+    def attribute(self, values: Values, name: str, frame: Frame) -> Values:
+        found: set = set()
+        for value in ordered(values):
+            found.update(self.attribute_of(value, name, frame))
+        return bounded(found) if found else EMPTY
+
+    def attribute_of(self, value: Value, name: str, frame: Frame) -> Values:
+        read = _READERS.get(type(value))
+        return read(self, value, name, frame) if read is not None else ONLY_UNKNOWN
+
+    def _of_module(self, value: ModuleValue, name: str, frame: Frame) -> Values:
+        module = self.session.engine.modules_by_path.get(value.path)
+        return self.module_attribute(module, name, frame) if module is not None else ONLY_UNKNOWN
+
+    def _of_external(self, value: ExternalValue, name: str, frame: Frame) -> Values:
+        return frozenset({ExternalValue(f"{value.name}.{name}")})
+
+    def _of_class(self, value: ClassValue, name: str, frame: Frame) -> Values:
+        return self.class_attribute(value, name, None, frame)
+
+    def _of_step(self, value: StepValue, name: str, frame: Frame) -> Values:
+        if name == "__wrapped__" and value.function is not None:
+            return frozenset({value.function})
+        return ONLY_UNKNOWN
+
+    def _of_function(self, value: FunctionValue, name: str, frame: Frame) -> Values:
+        stored = self.session.read_cell(value, name)
+        return stored if stored else ONLY_UNKNOWN
+
+    def _of_builtin(self, value: Value, name: str, frame: Frame) -> Values:
+        return frozenset({BuiltinMethod(value, name)})
+
+    def _of_descriptor(self, value: DescriptorValue, name: str, frame: Frame) -> Values:
+        if name in ("setter", "getter", "deleter"):
+            return frozenset({BuiltinMethod(value, name)})
+        if name == "__func__":
+            return frozenset({value.function})
+        return ONLY_UNKNOWN
+
+    def _of_bound_method(self, value: BoundMethod, name: str, frame: Frame) -> Values:
+        if name == "__func__":
+            return frozenset({value.function})
+        if name == "__self__":
+            return frozenset({value.receiver})
+        return ONLY_UNKNOWN
+
+    def instance_attribute(self, instance: InstanceValue, name: str, frame: Frame) -> Values:
+        own = self.session.read_cell(instance, name)
+        from_class = self.class_attribute(instance.cls, name, instance, frame)
+        if own:
+            return own | (from_class - ONLY_UNKNOWN)
+        return from_class
+
+    def class_attribute(self, cls: ClassValue, name: str, receiver: Value | None, frame: Frame) -> Values:
+        """``name`` looked up through the MRO of ``cls``."""
+        return self._through(self.mro(cls), name, receiver, frame)
+
+    def _through(self, order: list, name: str, receiver: Value | None, frame: Frame) -> Values:
+        """``name`` in the first of the classes ``order`` that has it; an outside class ends the search."""
+        for owner in order:
+            if isinstance(owner, ExternalValue):
+                return frozenset({ExternalValue(f"{owner.name}.{name}")})
+            stored = self.session.read_cell(owner, name)
+            if not stored:
+                continue
+            found: set = set()
+            for value in stored:
+                found.update(self.bind_to(value, receiver, owner, frame))
+            return bounded(found)
+        return ONLY_UNKNOWN
+
+    def super_attribute(self, value: SuperValue, name: str, frame: Frame) -> Values:
+        """``super().name``: looked up in the receiver's class order, after the class the method is defined in."""
+        receiver = value.receiver
+        cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else value.cls
+        order = self.mro(cls)
+        position = next((i for i, c in enumerate(order) if isinstance(c, ClassValue) and c.path == value.cls.path
+                         and c.qualname == value.cls.qualname), None)
+        if position is None:
+            order, position = self.mro(value.cls), 0
+        return self._through(order[position + 1:], name, receiver, frame)
+
+    def bind_to(self, value: Value, receiver: Value | None, owner: ClassValue, frame: Frame) -> Values:
+        """A class attribute as read through an instance (a bound method) or through the class."""
+        if isinstance(value, DescriptorValue):
+            if value.kind == "staticmethod":
+                return frozenset({value.function})
+            if value.kind == "classmethod":
+                cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else owner
+                return frozenset({BoundMethod(value.function, cls)})
+            if value.kind == "property" and isinstance(receiver, InstanceValue):
+                return self.session.call(frozenset({BoundMethod(value.function, receiver)}), [], [], None, frame)
+            return ONLY_UNKNOWN
+        if isinstance(value, FunctionValue) and isinstance(receiver, InstanceValue):
+            return frozenset({BoundMethod(value, receiver)})
+        return frozenset({value})
+
+    # --- the class order ------------------------------------------------------------------
+
+    def bases(self, cls: ClassValue) -> list:
+        """The values of ``cls``'s bases, in the order written (a base that may be several values gives each)."""
+        summary = self.session.engine.classes.get((cls.path, cls.qualname))
+        found: list = []
+        for position in range(len(summary.bases) if summary is not None else 0):
+            values = self.session.read_cell(cls, ("#base", position))
+            found.extend(ordered(frozenset(v for v in values if isinstance(v, (ClassValue, ExternalValue)))))
+        return found
+
+    def mro(self, cls: ClassValue, depth: int = 0) -> list:
+        """C3 linearization over the analyzed classes; an outside base ends its branch (kept for a pass)."""
+        found = self.mro_cache.get(cls)
+        if found is None:
+            found = self.mro_cache[cls] = self._linearize(cls, depth)
+        return found
+
+    def _linearize(self, cls: ClassValue, depth: int) -> list:
+        if depth > 32:
+            return [cls]
+        bases = self.bases(cls)
+        sequences = [self.mro(b, depth + 1) if isinstance(b, ClassValue) else [b] for b in bases] + [list(bases)]
+        order = [cls]
+        while True:
+            sequences = [s for s in sequences if s]
+            if not sequences:
+                return order
+            for sequence in sequences:
+                head = sequence[0]
+                if not any(head in other[1:] for other in sequences):
+                    break
+            else:  # no consistent order (Python would refuse the class): the rest depth first
+                for sequence in sequences:
+                    order.extend(v for v in sequence if v not in order)
+                return order
+            order.append(head)
+            sequences = [s[1:] if s[0] == head else s for s in sequences]
+
+    # --- module names -----------------------------------------------------------------------
+
+    def module_attribute(self, module: ModuleSummary, name: str, frame: Frame | None, from_inside: bool = False) -> Values:
+        session = self.session
+        engine = session.engine
+        found = engine.module_env(module).get(name)
+        written = session.heap.global_writes.get((module.path, name))
+        session.observed.add(("global", (module.path, name)))
+        importer = engine.module_units.get(module.path)
+        if importer is not None and importer.session is not session:
+            during_import = importer.session.heap.global_writes.get((module.path, name))
+            if during_import:
+                written = during_import | written if written else during_import
+        if found is not None:
+            return found | written if written else found
+        if written:
+            return written
+        if module.is_package:
+            submodule = engine.load(f"{module.module}.{name}", module)
+            if submodule is not None:
+                return frozenset({ModuleValue(submodule.path, submodule.module)})
+        return self.global_fallback(module, name) if from_inside else (
+            frozenset({ExternalValue(f"{star}.{name}") for star in module.star_imports
+                       if engine.load(star, module) is None}) or ONLY_UNKNOWN)
+
+    def global_fallback(self, module: ModuleSummary, name: str) -> Values:
+        """A name the module does not bind: from an outside module's ``*``, a builtin, or unknown."""
+        for star in module.star_imports:
+            if self.session.engine.load(star, module) is None:
+                return frozenset({ExternalValue(f"{star}.{name}")})
+        if name in BUILTIN_NAMES:
+            return frozenset({ExternalValue(f"builtins.{name}")})
+        return ONLY_UNKNOWN
+
+    # --- stores and items -------------------------------------------------------------------
+
+    def store_attribute(self, owner: Value, name: str, values: Values, frame: Frame) -> None:
+        kind = type(owner)
+        session = self.session
+        if kind is InstanceValue or kind is ClassValue or kind is FunctionValue:
+            exact = owner in frame.fresh and frame.conditional == 0
+            session.write_cell(owner, name, values, frame, exact=exact)
+        elif kind is ModuleValue:
+            if session.kind == "import" and session.module is not None and owner.path == session.module.path:
+                session.write_global(session.module, name, values)
+            elif session.kind == "runtime":
+                module = session.engine.modules_by_path.get(owner.path)
+                if module is not None:
+                    session.write_global(module, name, values)
+
+    def store_item(self, base: Value, keys: Values, values: Values, frame: Frame, exact: bool = False) -> None:
+        if isinstance(base, ContainerValue):
+            exact = exact and base in frame.fresh and frame.conditional == 0 and len(keys) == 1
+            for key in keys:
+                if isinstance(key, ConstValue) and base.kind in ("dict", "list", "tuple"):
+                    self.session.write_cell(base, container_key(key), values, frame, exact=exact)
+                else:
+                    self.session.write_cell(base, ANY, values, frame)
+        elif isinstance(base, InstanceValue):
+            setter = self.instance_attribute(base, "__setitem__", frame)
+            self.session.call(setter, [keys, values], [], None, frame)
+
+    def item(self, bases: Values, keys: Values, frame: Frame) -> Values:
+        found: set = set()
+        if not keys:
+            return EMPTY  # an index that never has a value (a parameter no call gave)
+        for base in bases:
+            if isinstance(base, ContainerValue):
+                known = [k for k in keys if isinstance(k, ConstValue)]
+                if known and len(known) == len(keys):
+                    for key in known:
+                        found.update(self.session.read_cell_here(base, _index(base, key), frame))
+                else:
+                    found.update(self.session.read_all_cells(base))
+            elif isinstance(base, InstanceValue):
+                getter = self.instance_attribute(base, "__getitem__", frame)
+                found.update(self.session.call(getter, [keys], [], None, frame))
+            elif isinstance(base, (ClassValue, ExternalValue)):
+                found.add(base if isinstance(base, ClassValue) else UNKNOWN)  # ``Box[int]``: a generic alias
+            else:
+                found.add(UNKNOWN)
+        return bounded(found)
+
+
+def _index(base: ContainerValue, key: ConstValue) -> object:
+    index = container_key(key)
+    if isinstance(index, int) and index < 0 and base.length >= 0 and base.kind in ("list", "tuple"):
+        return base.length + index
+    return index
+
+
+#: How ``value.name`` reads, by the kind of value (any other kind: unknown).
+_READERS: dict[type, Callable[[AttributeLookup, Value, str, Frame], Values]] = {
+    ModuleValue: AttributeLookup._of_module,
+    ExternalValue: AttributeLookup._of_external,
+    InstanceValue: AttributeLookup.instance_attribute,
+    ClassValue: AttributeLookup._of_class,
+    StepValue: AttributeLookup._of_step,
+    FunctionValue: AttributeLookup._of_function,
+    SuperValue: AttributeLookup.super_attribute,
+    ContainerValue: AttributeLookup._of_builtin,
+    ConstValue: AttributeLookup._of_builtin,
+    DescriptorValue: AttributeLookup._of_descriptor,
+    BoundMethod: AttributeLookup._of_bound_method,
+}

@@ -1,0 +1,410 @@
+"""Calls in the value-flow interpreter: a call runs the callee's statements with the argument values it received.
+
+A function runs as a *unit*: one function in one context (the values bound to
+its parameters). A function has at most ``MAX_CONTEXTS`` contexts; past them
+its calls share one widened unit. Every call is recorded on the calling unit
+(for the call graph and the rules). Iterating, awaiting and entering a context
+manager call the protocol methods an instance defines, so they live here too.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from steplint.analysis import builtin_models
+from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, maf_factory, ordered
+from steplint.analysis.values import (
+    ANY,
+    EMPTY,
+    ONLY_UNKNOWN,
+    UNKNOWN,
+    BoundMethod,
+    BuiltinMethod,
+    ClassValue,
+    ConstValue,
+    ContainerValue,
+    ContextManagerValue,
+    CoroutineValue,
+    DescriptorValue,
+    ExternalValue,
+    FunctionValue,
+    GeneratorValue,
+    InstanceValue,
+    PartialValue,
+    StepFactoryValue,
+    StepValue,
+    Value,
+    Values,
+    bounded,
+)
+from steplint.core.summary import FunctionSummary, ModuleSummary, Param, Ref, Span
+
+MAX_CONTEXTS = 8
+MAX_UNITS = 20_000  # per session: past it, new calls are not followed (their result is unknown)
+
+
+class Calls:
+    """What calling each kind of value does (``_CALLERS``), and the units calls run."""
+
+    def __init__(self, session: SessionApi):
+        self.session = session
+
+    def call(self, callees: Values, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        found: set = set()
+        for callee in ordered(callees):
+            found.update(self.call_one(callee, args, kwargs, span, frame))
+        return bounded(found) if found else ONLY_UNKNOWN
+
+    def call_one(self, callee: Value, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        caller = _CALLERS.get(type(callee))
+        return caller(self, callee, args, kwargs, span, frame) if caller is not None else ONLY_UNKNOWN
+
+    def record(self, frame: Frame, span: Span | None, callee: Value, unit: Unit | None) -> None:
+        caller = frame.unit
+        caller.edges.add(callee)
+        if span is None:
+            return
+        calls = caller.site_calls.setdefault((span.line, span.col, span.end_line, span.end_col), {})
+        units = calls.setdefault(callee, set())
+        if unit is not None and unit.id not in units:
+            units.add(unit.id)
+
+    # --- one handler per kind of callee -------------------------------------------------------
+
+    def _call_function(self, callee: FunctionValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        return self.invoke(callee, None, args, kwargs, span, frame, callee)
+
+    def _call_bound_method(self, callee: BoundMethod, args: list, kwargs: list, span: Span | None,
+                           frame: Frame) -> Values:
+        function = callee.function
+        if isinstance(function, FunctionValue):
+            return self.invoke(function, callee.receiver, args, kwargs, span, frame, callee)
+        return self.call_one(function, [frozenset({callee.receiver}), *args], kwargs, span, frame)
+
+    def _call_step_factory(self, callee: StepFactoryValue, args: list, kwargs: list, span: Span | None,
+                           frame: Frame) -> Values:
+        self.record(frame, span, callee, None)
+        made: set = set()
+        site = (frame.unit.module.path, span.line, span.col) if span is not None else ("<step>",)
+        for value in _positional(args, 0):
+            made.add(StepValue(callee.kind, site, value if isinstance(value, FunctionValue) else None))
+        return frozenset(made) or ONLY_UNKNOWN
+
+    def _call_partial(self, callee: PartialValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        read_cell = self.session.read_cell
+        self.record(frame, span, callee, None)
+        counts = [v.value for v in read_cell(callee, ("#count",)) if isinstance(v, ConstValue) and isinstance(v.value, int)]
+        keys = sorted(v.value for v in read_cell(callee, ("#keys",))
+                      if isinstance(v, ConstValue) and isinstance(v.value, str))
+        stored_args = [read_cell(callee, ("arg", i)) for i in range(max(counts) if counts else 0)]
+        stored_kwargs = [(k, read_cell(callee, ("kwarg", k))) for k in keys]
+        return self.call(read_cell(callee, ("#function",)), [*stored_args, *args], [*stored_kwargs, *kwargs], span, frame)
+
+    def _call_instance(self, callee: InstanceValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        return self.call(self.session.instance_attribute(callee, "__call__", frame), args, kwargs, span, frame)
+
+    def _call_builtin_method(self, callee: BuiltinMethod, args: list, kwargs: list, span: Span | None,
+                             frame: Frame) -> Values:
+        self.record(frame, span, callee, None)
+        return builtin_models.container_method(self.session, callee, args, kwargs, span, frame)
+
+    def _call_descriptor(self, callee: DescriptorValue, args: list, kwargs: list, span: Span | None,
+                         frame: Frame) -> Values:
+        if callee.kind == "staticmethod":
+            return self.call_one(callee.function, args, kwargs, span, frame)
+        return ONLY_UNKNOWN
+
+    def _call_step(self, step: StepValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        """A step or workflow call: the body runs (MAF injects a run context where asked); awaiting gives its result."""
+        unit = None
+        if step.function is not None:
+            unit = self.unit_for(step.function, None, args, kwargs, frame, inject_context=True)
+        self.record(frame, span, step, unit)
+        site = (frame.unit.module.path, span.line, span.col, span.end_line, span.end_col) if span is not None else step.site
+        return frozenset({CoroutineValue(step, site, unit.id if unit is not None else 0)})
+
+    def _instantiate(self, cls: ClassValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        site = (frame.unit.module.path, span.line, span.col) if span is not None else (frame.unit.module.path, "raise", cls.qualname)
+        instance = InstanceValue(cls, site, self.session.id)
+        frame.mark_fresh(instance)
+        self.record(frame, span, cls, None)
+        for owner in self.session.mro(cls):
+            if isinstance(owner, ExternalValue):
+                if owner.name != "builtins.object":  # an outside base's constructor runs
+                    self.record(frame, span, ExternalValue(f"{owner.name}.__init__"), None)
+                break
+            init = self.session.read_cell(owner, "__init__")
+            functions = [v for v in init if isinstance(v, FunctionValue)]
+            if init:
+                for function in functions:
+                    unit = self.unit_for(function, instance, args, kwargs, frame)
+                    self.record(frame, span, function, unit)
+                break
+        return frozenset({instance})
+
+    def _call_external(self, callee: ExternalValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        self.record(frame, span, callee, None)
+        if span is not None:
+            self._note_handed(callee, args, kwargs, span, frame)
+        maf = maf_factory(callee)
+        if maf is not None:
+            kind, _ = maf
+            functions = [v for v in _positional(args, 0) if isinstance(v, FunctionValue)]
+            if functions:
+                site = (frame.unit.module.path, span.line, span.col) if span is not None else ("<step>",)
+                return frozenset(StepValue(kind, site, f) for f in functions)
+            return frozenset({StepFactoryValue(kind)})
+        modeled = builtin_models.call(self.session, callee.name, args, kwargs, span, frame)
+        if modeled is not None:
+            return modeled
+        return frozenset({ExternalValue(f"{callee.name}()")})
+
+    def _note_handed(self, callee: ExternalValue, args: list, kwargs: list, span: Span, frame: Frame) -> None:
+        """Coroutines given to an outside callable, directly or as items of a container (``gather(*calls)``)."""
+        given: set = set()
+        values = [v[1] if isinstance(v, tuple) else v for v in args] + [v for _, v in kwargs]
+        for argument in values:
+            for value in argument:
+                if isinstance(value, CoroutineValue):
+                    given.add(value)
+                elif isinstance(value, ContainerValue):
+                    given.update(v for v in self.session.read_all_cells(value) if isinstance(v, CoroutineValue))
+        if given:
+            key = (span.line, span.col, span.end_line, span.end_col)
+            name = builtin_models.public_asyncio_name(callee.name)
+            found = frame.unit.handed.setdefault(key, {}).setdefault(name, set())
+            found.update(given)  # read once the session is done, never while it runs
+
+    # --- units ------------------------------------------------------------------------------
+
+    def invoke(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list, span: Span | None,
+               frame: Frame, recorded: Value) -> Values:
+        unit = self.unit_for(function, receiver, args, kwargs, frame)
+        self.record(frame, span, recorded if recorded is function else function, unit)
+        if unit is None:
+            return ONLY_UNKNOWN
+        summary = unit.summary
+        if summary.is_generator:
+            return frozenset({GeneratorValue(unit.id)})
+        if summary.is_async:
+            site = (frame.unit.module.path, span.line, span.col, span.end_line, span.end_col) if span is not None else ("<call>", function.qualname)
+            return frozenset({CoroutineValue(function, site, unit.id)})
+        self.session.observed.add(("returns", unit.id))
+        return frozenset(unit.returns) if unit.returns else EMPTY
+
+    def unit_for(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list, frame: Frame,
+                 inject_context: bool = False) -> Unit | None:
+        session = self.session
+        summary = session.engine.functions.get((function.path, function.qualname))
+        module = session.engine.modules_by_path.get(function.path)
+        if summary is None or module is None:
+            return None
+        params = self._bind_arguments(function, summary, receiver, args, kwargs, frame, inject_context)
+        key = (function, params, False)
+        unit = session.units.get(key)
+        if unit is None:
+            existing = session.by_function.get(function, ())
+            if len(existing) >= MAX_CONTEXTS or session.created >= MAX_UNITS:
+                unit = self._widened(function, summary, module, params)
+                if unit is None:
+                    return None
+            else:
+                unit = session.new_unit(function, summary, module, params)
+                unit.caller = frame.unit.id
+        session.evaluate(unit)
+        return unit
+
+    def _widened(self, function: FunctionValue, summary: FunctionSummary, module: ModuleSummary,
+                 params: tuple[Values, ...]) -> Unit | None:
+        session = self.session
+        wide = next((u for u in session.by_function.get(function, ()) if u.wide), None)
+        if wide is None:
+            if session.created >= MAX_UNITS:
+                return None
+            wide = session.new_unit(function, summary, module, params, wide=True)
+            return wide
+        merged = tuple(bounded(a | b) for a, b in zip(wide.params, params))
+        if merged != wide.params:
+            del session.units[(function, wide.params, True)]
+            wide.params = merged
+            session.units[(function, merged, True)] = wide
+            session.evaluated.discard(wide.id)
+            if wide in session.stack:  # it cannot run again now with the wider arguments: the next pass does
+                session.stale = True
+        return wide
+
+    # --- arguments to parameters --------------------------------------------------------------
+
+    def _bind_arguments(self, function: FunctionValue, summary: FunctionSummary, receiver: Value | None, args: list,
+                        kwargs: list, frame: Frame, inject_context: bool) -> tuple[Values, ...]:
+        params = summary.params
+        bound, extra, spread_unknown = self._positional_arguments(params, receiver, args, frame)
+        keywords = self._keyword_arguments(kwargs)
+        result: list[Values] = []
+        for position, param in enumerate(params):
+            if param.kind == "vararg":
+                result.append(self._varargs(function, extra, spread_unknown))
+                continue
+            if param.kind == "kwarg":
+                result.append(self._kwargs(function, params, keywords))
+                continue
+            found = bound.get(param.name, set()) | keywords.get(param.name, set())
+            if spread_unknown and param.kind in ("posonly", "normal") and param.name not in bound:
+                found |= spread_unknown
+            if not found:
+                if inject_context and (param.name == "ctx" or _annotated_run_context(param)):
+                    found = {ExternalValue("agent_framework.RunContext()")}
+                elif param.default is not None:
+                    found = set(self.session.read_cell(function, ("#default", param.name))) or {UNKNOWN}
+                elif receiver is None and position == 0 and summary.class_qualname is not None:
+                    found = {UNKNOWN}
+            result.append(bounded(found) if found else EMPTY)
+        return tuple(result)
+
+    def _positional_arguments(self, params: tuple[Param, ...], receiver: Value | None, args: list,
+                              frame: Frame) -> tuple[dict[str, set], list[Values], set]:
+        """The positional parameters' values, the values past them, and the items of ``*items`` not exactly known."""
+        positional = [p for p in params if p.kind in ("posonly", "normal")]
+        bound: dict[str, set] = {}
+        extra: list[Values] = []
+        values = list(args)
+        if receiver is not None:
+            values.insert(0, frozenset({receiver}))
+        index = 0
+        spread_unknown: set = set()
+        for value in values:
+            if isinstance(value, tuple):  # ``*items``
+                _, items = value
+                exact = self.session.exact_items(items)
+                if exact is None:
+                    spread_unknown.update(self.iterate(items, frame))
+                    index = len(positional) + 1
+                    continue
+            else:
+                exact = [value]
+            for item in exact:
+                if index < len(positional):
+                    bound.setdefault(positional[index].name, set()).update(item)
+                else:
+                    extra.append(item)
+                index += 1
+        return bound, extra, spread_unknown
+
+    def _keyword_arguments(self, kwargs: list) -> dict[str, set]:
+        keywords: dict[str, set] = {}
+        for name, value in kwargs:
+            if name == "**":
+                for container in value:
+                    if isinstance(container, ContainerValue) and container.kind == "dict":
+                        for key in self.session.container_keys(container):
+                            if isinstance(key, str):
+                                keywords.setdefault(key, set()).update(self.session.read_cell(container, key))
+                continue
+            keywords.setdefault(name, set()).update(value)
+        return keywords
+
+    def _varargs(self, function: FunctionValue, extra: list[Values], spread_unknown: set) -> Values:
+        holder = ContainerValue("tuple", ("<args>", function.path, function.qualname), self.session.id)
+        for item in extra:
+            self.session.write_cell(holder, ANY, item, None)
+        if spread_unknown:
+            self.session.write_cell(holder, ANY, frozenset(spread_unknown), None)
+        return frozenset({holder})
+
+    def _kwargs(self, function: FunctionValue, params: tuple[Param, ...], keywords: dict[str, set]) -> Values:
+        holder = ContainerValue("dict", ("<kwargs>", function.path, function.qualname), self.session.id)
+        for name, items in keywords.items():
+            if not any(p.name == name for p in params):
+                self.session.write_cell(holder, name, frozenset(items), None)
+        return frozenset({holder})
+
+    # --- iterating, awaiting, entering ----------------------------------------------------------
+
+    def awaited(self, values: Values) -> Values:
+        found: set = set()
+        for value in values:
+            if isinstance(value, CoroutineValue):
+                unit = self.session.engine.units.get(value.unit)
+                if unit is not None:
+                    self.session.observed.add(("returns", unit.id))
+                    found.update(unit.returns)
+                else:
+                    found.add(UNKNOWN)
+            elif isinstance(value, ExternalValue):
+                found.add(ExternalValue(f"{value.name}.await"))
+            elif isinstance(value, ContainerValue) and value.kind == "gathered":
+                found.add(value)
+            else:
+                found.add(UNKNOWN)
+        return bounded(found) if found else EMPTY
+
+    def iterate(self, values: Values, frame: Frame) -> Values:
+        """What iterating any of ``values`` gives."""
+        session = self.session
+        found: set = set()
+        for value in ordered(values):
+            if isinstance(value, ContainerValue):
+                found.update(session.read_all_cells(value))
+            elif isinstance(value, GeneratorValue):
+                unit = session.engine.units.get(value.unit)
+                session.observed.add(("yields", value.unit))
+                found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
+            elif isinstance(value, InstanceValue):
+                iterators = self.call(session.instance_attribute(value, "__iter__", frame), [], [], None, frame)
+                for iterator in iterators:
+                    if isinstance(iterator, InstanceValue):
+                        found.update(self.call(session.instance_attribute(iterator, "__next__", frame), [], [], None, frame))
+                    elif iterator is not UNKNOWN:
+                        found.update(self.iterate(frozenset({iterator}), frame))
+                    else:
+                        found.add(UNKNOWN)
+            else:
+                found.add(UNKNOWN)
+        return bounded(found) if found else EMPTY
+
+    def enter(self, values: Values, frame: Frame, is_async: bool) -> Values:
+        session = self.session
+        found: set = set()
+        for value in ordered(values):
+            if isinstance(value, InstanceValue):
+                entered = self.call(session.instance_attribute(value, "__aenter__" if is_async else "__enter__", frame),
+                                    [], [], None, frame)
+                found.update(self.awaited(entered) if is_async else entered)
+                self.call(session.instance_attribute(value, "__aexit__" if is_async else "__exit__", frame),
+                          [ONLY_UNKNOWN, ONLY_UNKNOWN, ONLY_UNKNOWN], [], None, frame)
+            elif isinstance(value, ContextManagerValue):
+                unit = session.engine.units.get(value.unit)
+                session.observed.add(("yields", value.unit))
+                found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
+            else:
+                found.add(value)  # ``async with asyncio.TaskGroup() as tg``: the value the call made
+        return bounded(found) if found else ONLY_UNKNOWN
+
+
+def _positional(args: list, index: int) -> Values:
+    if index < len(args):
+        value = args[index]
+        return value[1] if isinstance(value, tuple) else value
+    return EMPTY
+
+
+def _annotated_run_context(param: Param) -> bool:
+    annotation = param.annotation
+    return isinstance(annotation, Ref) and annotation.dotted.rsplit(".", 1)[-1] == "RunContext"
+
+
+_Caller = Callable[[Calls, Value, list, list, "Span | None", Frame], Values]
+
+#: What calling each kind of value does (any other kind: unknown, and nothing runs).
+_CALLERS: dict[type, _Caller] = {
+    FunctionValue: Calls._call_function,
+    BoundMethod: Calls._call_bound_method,
+    ClassValue: Calls._instantiate,
+    StepValue: Calls._call_step,
+    StepFactoryValue: Calls._call_step_factory,
+    ExternalValue: Calls._call_external,
+    PartialValue: Calls._call_partial,
+    InstanceValue: Calls._call_instance,
+    BuiltinMethod: Calls._call_builtin_method,
+    DescriptorValue: Calls._call_descriptor,
+}

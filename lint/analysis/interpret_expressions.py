@@ -1,0 +1,332 @@
+"""Expressions of the value-flow interpreter: the values each summary expression form may have.
+
+Names resolve as Python scopes them: a class body's names, then the function's
+locals (flow-sensitive), then the enclosing functions' (every value they were
+ever bound to), then the module's, then a builtin. Displays and comprehensions
+make containers whose items live in the heap.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from steplint.analysis.interpret_shared import Frame, SessionApi, truth
+from steplint.analysis.values import (
+    ANY,
+    EMPTY,
+    ONLY_UNKNOWN,
+    UNKNOWN,
+    ClassValue,
+    ConstValue,
+    ContainerValue,
+    FunctionValue,
+    ModuleValue,
+    Values,
+    bounded,
+    const,
+)
+from steplint.core.summary import (
+    Attr,
+    Await,
+    BinOpForm,
+    CallExpr,
+    Choice,
+    Comprehension,
+    Const,
+    Display,
+    Expr,
+    LambdaForm,
+    ModuleSummary,
+    NameTarget,
+    Opaque,
+    Ref,
+    SliceForm,
+    Starred,
+    Subscript,
+    UnionExpr,
+    UnpackTarget,
+    Walrus,
+    YieldForm,
+)
+
+
+class Expressions:
+    """Evaluates expression forms in a frame; each form has its handler (``_HANDLERS``)."""
+
+    def __init__(self, session: SessionApi):
+        self.session = session
+
+    def expr(self, node: Expr, frame: Frame) -> Values:
+        handler = _HANDLERS.get(type(node))
+        return handler(self, node, frame) if handler is not None else ONLY_UNKNOWN
+
+    # --- names ------------------------------------------------------------------------------
+
+    def _ref(self, node: Ref, frame: Frame) -> Values:
+        return self.dotted(node.dotted, frame)
+
+    def dotted(self, dotted: str, frame: Frame) -> Values:
+        head, _, rest = dotted.partition(".")
+        values = self.lookup(head, frame)
+        while rest:
+            attribute, _, rest = rest.partition(".")
+            values = self.session.attribute(values, attribute, frame)
+        return values
+
+    def lookup(self, name: str, frame: Frame) -> Values:
+        current: Frame | None = frame
+        while current is not None and current.kind == "class":
+            found = current.env.get(name)
+            if found is not None:
+                return found
+            current = current.parent
+        if current is None:
+            return ONLY_UNKNOWN
+        if current.kind == "function":
+            if name in current.local_names:
+                return current.env.get(name, EMPTY)
+            return self._free(current.unit.function.frame if isinstance(current.unit.function, FunctionValue) else 0,
+                              name, current.unit.module)
+        found = current.env.get(name)
+        if found is not None:
+            return found
+        return self.session.global_fallback(current.unit.module, name)
+
+    def _free(self, frame_id: int, name: str, module: ModuleSummary) -> Values:
+        """A free name of a function: its enclosing functions' values, then its module's, then a builtin."""
+        session = self.session
+        while frame_id:
+            unit = session.engine.units.get(frame_id)
+            if unit is None:
+                break
+            if isinstance(unit.function, ModuleValue):
+                return session.module_attribute(unit.module, name, None, from_inside=True)
+            summary = unit.summary
+            if name in summary.bindings and name not in summary.declared_global and name not in summary.declared_nonlocal:
+                session.observed.add(("env", unit.id, name))
+                return unit.union_env.get(name, EMPTY)
+            frame_id = unit.function.frame if isinstance(unit.function, FunctionValue) else 0
+        return session.module_attribute(module, name, None, from_inside=True)
+
+    def _walrus(self, node: Walrus, frame: Frame) -> Values:
+        values = self.expr(node.value, frame)
+        self.session.bind(node.name, values, frame)
+        return values
+
+    # --- simple forms -----------------------------------------------------------------------
+
+    def _call(self, node: CallExpr, frame: Frame) -> Values:
+        callees = self.expr(node.func, frame)
+        args: list = []
+        for arg in node.args:
+            if type(arg) is Starred:
+                args.append(("*", self.expr(arg.value, frame)))
+            else:
+                args.append(self.expr(arg, frame))
+        kwargs = [(name, self.expr(value, frame)) for name, value in node.kwargs]
+        return self.session.call(callees, args, kwargs, node.span, frame)
+
+    def _const(self, node: Const, frame: Frame) -> Values:
+        return const(node.value)
+
+    def _attribute(self, node: Attr, frame: Frame) -> Values:
+        return self.session.attribute(self.expr(node.base, frame), node.attr, frame)
+
+    def _subscript(self, node: Subscript, frame: Frame) -> Values:
+        base = self.expr(node.base, frame)
+        if len(node.items) == 1 and type(node.items[0]) is SliceForm:
+            return self._slice(base, node.items[0], frame)
+        if len(node.items) == 1:
+            return self.session.item(base, self.expr(node.items[0], frame), frame)
+        for item in node.items:
+            self.expr(item, frame)
+        return frozenset(v for v in base if isinstance(v, ClassValue)) or ONLY_UNKNOWN
+
+    def _await(self, node: Await, frame: Frame) -> Values:
+        return self.session.awaited(self.expr(node.value, frame))
+
+    def _choice(self, node: Choice, frame: Frame) -> Values:
+        known = None
+        for effect in node.effects:
+            known = truth(self.expr(effect, frame))
+        if known is not None and len(node.items) == 2 and node.effects:  # ``a if test else b``, test known
+            return self.expr(node.items[0] if known else node.items[1], frame)
+        found: set = set()
+        for item in node.items:
+            found.update(self.expr(item, frame))
+        return bounded(found)
+
+    def _lambda(self, node: LambdaForm, frame: Frame) -> Values:
+        module = frame.unit.module
+        function = FunctionValue(module.path, node.qualname, frame.closure_unit())
+        summary = self.session.engine.functions.get((module.path, node.qualname))
+        if summary is not None:
+            self.session.store_defaults(function, summary, frame)
+        return frozenset({function})
+
+    def _starred(self, node: Starred, frame: Frame) -> Values:
+        return self.expr(node.value, frame)
+
+    def _yield(self, node: YieldForm, frame: Frame) -> Values:
+        if node.value is not None:
+            values = self.expr(node.value, frame)
+            self.session.grow(frame.unit.yields, self.session.iterate(values, frame) if node.delegate else values,
+                              ("yields", frame.unit.id))
+        return ONLY_UNKNOWN
+
+    def _operation(self, node: BinOpForm | UnionExpr, frame: Frame) -> Values:
+        is_union = type(node) is UnionExpr
+        parts = node.items if is_union else (node.left, node.right)  # type: ignore[union-attr]
+        found = set()
+        for part in parts:
+            found.update(self.expr(part, frame))
+        containers = frozenset(v for v in found if isinstance(v, ContainerValue))
+        if containers and (is_union or node.op == "+"):  # type: ignore[union-attr]
+            return containers  # a concatenation: its items are the operands' items
+        return ONLY_UNKNOWN
+
+    def _opaque(self, node: Opaque, frame: Frame) -> Values:
+        for part in node.parts:
+            self.expr(part, frame)
+        return ONLY_UNKNOWN
+
+    def _slice_form(self, node: SliceForm, frame: Frame) -> Values:
+        for part in (node.lower, node.upper, node.step):
+            if part is not None:
+                self.expr(part, frame)
+        return ONLY_UNKNOWN
+
+    # --- containers -------------------------------------------------------------------------
+
+    def _display(self, node: Display, frame: Frame) -> Values:
+        if not node.site:
+            for item in node.items:
+                self.expr(item, frame)
+            return ONLY_UNKNOWN
+        if node.kind == "dict":
+            return self._dict_display(node, frame)
+        session = self.session
+        starred = any(type(item) is Starred for item in node.items)
+        site = (frame.unit.module.path, node.site)
+        container = ContainerValue(node.kind, site, session.id, -1 if starred or node.kind == "set" else len(node.items))
+        frame.mark_fresh(container)
+        session.write_cell(container, ANY, EMPTY, frame)
+        position = 0
+        for item in node.items:
+            values = self.expr(item, frame)
+            if type(item) is Starred:
+                session.write_cell(container, ANY, session.iterate(values, frame), frame)
+                position = -1
+            elif node.kind == "set" or position < 0:
+                session.write_cell(container, ANY, values, frame)
+            else:
+                session.write_cell(container, position, values, frame, exact=True)
+                position += 1
+        return frozenset({container})
+
+    def _dict_display(self, node: Display, frame: Frame) -> Values:
+        session = self.session
+        container = ContainerValue("dict", (frame.unit.module.path, node.site), session.id)
+        frame.mark_fresh(container)
+        session.write_cell(container, ANY, EMPTY, frame)
+        for key, value in zip(node.keys, node.items):
+            values = self.expr(value, frame)
+            if key is None:  # ``**other``
+                for other in values:
+                    if isinstance(other, ContainerValue):
+                        session.write_cell(container, ANY, session.read_all_cells(other), frame)
+                continue
+            session.store_item(container, self.expr(key, frame), values, frame, exact=True)
+        return frozenset({container})
+
+    def _comprehension(self, node: Comprehension, frame: Frame) -> Values:
+        site = (frame.unit.module.path, node.site)
+        kind = node.kind
+        container = ContainerValue("list" if kind == "generator" else kind, site, self.session.id)
+        self.session.write_cell(container, ANY, EMPTY, frame)
+        inner = Frame(frame.unit, frame.copy_env(), frame.kind, frame.parent, frame.cls)
+        inner.local_names = frame.local_names | _comprehension_names(node)
+        inner.conditional = frame.conditional + 1
+        inner.cells = frame.cells
+        self._generators(node, 0, inner, container)
+        # Walrus targets bind in the enclosing function.
+        for name, values in inner.env.items():
+            if name in frame.local_names or frame.kind == "module":
+                if name not in _comprehension_names(node) and frame.env.get(name) is not values:
+                    frame.env[name] = values
+        return frozenset({container})
+
+    def _generators(self, node: Comprehension, index: int, frame: Frame, container: ContainerValue) -> None:
+        session = self.session
+        if index == len(node.generators):
+            value = self.expr(node.elt, frame)
+            if node.kind == "dict" and node.key is not None:
+                session.store_item(container, self.expr(node.key, frame), value, frame)
+            else:
+                session.write_cell(container, ANY, value, frame)
+            return
+        generator = node.generators[index]
+        elements = session.iterate(self.expr(generator.iter, frame), frame)
+        session.assign(generator.target, elements if elements else EMPTY, frame)
+        for condition in generator.conditions:
+            self.expr(condition, frame)
+        self._generators(node, index + 1, frame, container)
+
+    def _slice(self, bases: Values, form: SliceForm, frame: Frame) -> Values:
+        session = self.session
+        bounds = []
+        for part in (form.lower, form.upper, form.step):
+            values = self.expr(part, frame) if part is not None else frozenset({ConstValue("NoneType", None)})
+            (only,) = values if len(values) == 1 else (None,)
+            bounds.append(only.value if isinstance(only, ConstValue) else UNKNOWN)
+        found: set = set()
+        for base in bases:
+            if not isinstance(base, ContainerValue) or base.kind not in ("list", "tuple"):
+                found.add(UNKNOWN)
+                continue
+            lower, upper, step = bounds
+            if base.length >= 0 and all(isinstance(b, int) or b is None for b in bounds):
+                positions = range(base.length)[slice(lower, upper, step)]
+                made = ContainerValue(base.kind, (*base.site, "slice", lower, upper, step), session.id, len(positions))
+                for index, position in enumerate(positions):
+                    session.write_cell(made, index, session.read_cell(base, position), frame, exact=True)
+            else:
+                made = ContainerValue(base.kind, (*base.site, "slice"), session.id)
+                session.write_cell(made, ANY, session.read_all_cells(base), frame)
+            found.add(made)
+        return frozenset(found)
+
+
+def _comprehension_names(node: Comprehension) -> frozenset[str]:
+    names: set[str] = set()
+    for generator in node.generators:
+        stack = [generator.target]
+        while stack:
+            target = stack.pop()
+            if isinstance(target, NameTarget):
+                names.add(target.name)
+            elif isinstance(target, UnpackTarget):
+                stack.extend(target.items)
+    return frozenset(names)
+
+
+#: The values of each expression form (a form not listed is unknown).
+_HANDLERS: dict[type, Callable[[Expressions, Expr, Frame], Values]] = {
+    Ref: Expressions._ref,
+    CallExpr: Expressions._call,
+    Const: Expressions._const,
+    Attr: Expressions._attribute,
+    Display: Expressions._display,
+    Subscript: Expressions._subscript,
+    Await: Expressions._await,
+    Choice: Expressions._choice,
+    LambdaForm: Expressions._lambda,
+    Comprehension: Expressions._comprehension,
+    Starred: Expressions._starred,
+    Walrus: Expressions._walrus,
+    YieldForm: Expressions._yield,
+    BinOpForm: Expressions._operation,
+    UnionExpr: Expressions._operation,
+    Opaque: Expressions._opaque,
+    SliceForm: Expressions._slice_form,
+}

@@ -1,0 +1,225 @@
+"""What the parts of the value-flow interpreter share: units, frames, and the session they reach each other through.
+
+The interpreter is split by concern, as mypy splits its checker (``checker_shared``
+holds the API its parts see): statements (``interpret_statements``), expressions
+(``interpret_expressions``), calls (``interpret_calls``), attribute and item lookup
+(``attribute_lookup``), the heap (``heap``), and the session that owns them and runs
+units to a fixpoint (``interpreter``). No part imports another: each is handed the
+session and calls the others through the ``SessionApi`` below, so the modules of
+the stage stay free of import cycles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from steplint.analysis.values import (
+    ConstValue,
+    ContainerValue,
+    ExternalValue,
+    FunctionValue,
+    InstanceValue,
+    Value,
+    Values,
+    bounded,
+    stable_key,
+)
+from steplint.core.summary import (
+    ClassSummary,
+    Expr,
+    FunctionSummary,
+    ModuleSummary,
+    Span,
+    Stmt,
+    TargetForm,
+)
+
+@dataclass(eq=False)
+class Unit:
+    """One function (or module body) run in one context; what it found only grows."""
+
+    id: int
+    session: "SessionApi"
+    function: Value  # FunctionValue, or ModuleValue for a module's body
+    summary: FunctionSummary
+    module: ModuleSummary
+    params: tuple[Values, ...]
+    wide: bool = False  # the merged context of a function past MAX_CONTEXTS
+    returns: set = field(default_factory=set)
+    yields: set = field(default_factory=set)
+    union_env: dict = field(default_factory=dict)  # name -> every value bound to it here (what closures see)
+    env: dict = field(default_factory=dict)  # a module's names as they are now (at the end: its final state)
+    final_env: dict = field(default_factory=dict)  # a module's names as its last complete run left them
+    #: call site span -> callee value -> the units that call ran (empty for calls not followed into code)
+    site_calls: dict = field(default_factory=dict)
+    edges: set = field(default_factory=set)  # callee values this unit calls (for the call graph)
+    #: call site span -> outside callable's name -> coroutines it was given (``asyncio.gather(*calls)``)
+    handed: dict = field(default_factory=dict)
+    caller: int = 0  # the unit whose call first ran this one
+
+
+class Frame:
+    """The running scope: a function's locals, a module's globals, or a class body's namespace."""
+
+    __slots__ = ("unit", "env", "kind", "parent", "local_names", "conditional", "fresh", "cells", "cls", "returned")
+
+    def __init__(self, unit: Unit, env: dict, kind: str, parent: "Frame | None" = None, cls: Value | None = None):
+        self.unit = unit
+        self.env = env
+        self.kind = kind  # "module", "function" or "class"
+        self.parent = parent
+        self.local_names: frozenset[str] = frozenset()
+        self.conditional = 0
+        self.fresh: set = set()  # objects this run made outside any branch or loop: exact updates apply
+        self.cells: dict = {}  # (object, key) -> values, for those objects, as this run left them
+        self.cls = cls
+        self.returned = False  # a ``return`` or ``raise`` ended the statements being run
+
+    def copy_env(self) -> dict:
+        return dict(self.env)
+
+    def mark_fresh(self, value: Value) -> None:
+        """``value`` was made here outside any branch or loop: writes into it replace what it held."""
+        if self.conditional == 0:
+            self.fresh.add(value)
+
+    def closure_unit(self) -> int:
+        """The unit a function defined here closes over: a class body is never a closure scope."""
+        frame = self
+        while frame.kind == "class" and frame.parent is not None:
+            frame = frame.parent
+        return frame.unit.id
+
+
+def join_envs(a: dict, b: dict) -> dict:
+    """The names after two paths met: each holds what it held on either."""
+    joined = dict(a)
+    for name, values in b.items():
+        before = joined.get(name)
+        joined[name] = values if before is None or before is values else bounded(before | values)
+    return joined
+
+
+def truth(values: Values) -> bool | None:
+    """Whether a test is surely true or surely false (every value a literal of one truth), else None."""
+    truths = {bool(v.value) for v in values if isinstance(v, ConstValue)}
+    if len(truths) != 1 or any(not isinstance(v, ConstValue) for v in values):
+        return None
+    return truths.pop()
+
+
+def ordered(values: Values) -> list | Values:
+    """``values`` in an order that does not depend on hashing or on the order the analysis ran in."""
+    return values if len(values) < 2 else sorted(values, key=stable_key)
+
+
+def container_key(value: ConstValue) -> object:
+    """A container key: ints and strs as themselves (True is 1 and 1.0 is 1 for dicts, as in Python)."""
+    if value.kind == "bool":
+        return int(value.value)  # type: ignore[arg-type]
+    if value.kind == "float" and float(value.value).is_integer():  # type: ignore[arg-type]
+        return int(value.value)  # type: ignore[arg-type]
+    return value.value
+
+
+_MAF = "agent_framework"
+_FACTORIES = {"step": "step", "StepWrapper": "step", "workflow": "workflow"}
+
+
+def maf_factory(value: Value) -> tuple[str, bool] | None:
+    """("step", ...) for MAF's ``step`` or ``StepWrapper`` (any path into the package), ("workflow", ...) likewise."""
+    if not isinstance(value, ExternalValue) or "()" in value.name:
+        return None
+    parts = value.name.split(".")
+    if len(parts) < 2 or parts[0] != _MAF or parts[-1] not in _FACTORIES:
+        return None
+    return _FACTORIES[parts[-1]], False
+
+
+class EngineApi(Protocol):
+    """The project's functions, classes and module states, shared by every session (``interpreter.Engine``)."""
+
+    functions: dict[tuple[str, str], FunctionSummary]
+    classes: dict[tuple[str, str], ClassSummary]
+    modules_by_path: dict[str, ModuleSummary]
+    units: dict[int, Unit]
+    sessions: dict[int, "SessionApi"]
+    module_units: dict[str, Unit]
+
+    def load(self, name: str, origin: ModuleSummary) -> ModuleSummary | None: ...
+    def module_unit(self, module: ModuleSummary) -> Unit: ...
+    def module_env(self, module: ModuleSummary) -> dict: ...
+
+
+class HeapApi(Protocol):
+    """A session's writes: object cells (``heap.Heap``), read by other sessions' heaps too."""
+
+    cells: dict[tuple, Values]
+    fields: dict[Value, set]
+    global_writes: dict[tuple[str, str], Values]
+
+
+class SessionApi(Protocol):
+    """The session as its parts see it (``interpreter.Session``): its state, and each part's public operations."""
+
+    id: int
+    kind: str  # "import" or "runtime"
+    module: ModuleSummary | None
+    engine: EngineApi
+    heap: HeapApi
+    units: dict[tuple, Unit]
+    by_function: dict[Value, list[Unit]]
+    stack: list[Unit]
+    evaluated: set[int]
+    observed: set
+    stale: bool
+    created: int
+
+    # the fixpoint driver (interpreter)
+    def grew(self, *keys: tuple) -> None: ...
+    def grow(self, target: set, values: Values, key: tuple) -> None: ...
+    def new_unit(self, function: Value, summary: FunctionSummary, module: ModuleSummary, params: tuple[Values, ...],
+                 wide: bool = False) -> Unit: ...
+    def evaluate(self, unit: Unit) -> None: ...
+    def remember(self, unit: Unit, name: str, values: Values) -> None: ...
+
+    # the heap
+    def read_cell(self, value: Value, key: object) -> Values: ...
+    def read_all_cells(self, value: Value) -> Values: ...
+    def write_cell(self, value: Value, key: object, values: Values, frame: Frame | None, exact: bool = False) -> None: ...
+    def container_keys(self, container: ContainerValue) -> set: ...
+    def exact_items(self, values: Values) -> list[Values] | None: ...
+    def read_cell_here(self, base: ContainerValue, key: object, frame: Frame) -> Values: ...
+    def write_global(self, module: ModuleSummary, name: str, values: Values) -> None: ...
+
+    # statements
+    def block(self, statements: tuple[Stmt, ...], frame: Frame) -> None: ...
+    def bind(self, name: str, values: Values, frame: Frame) -> None: ...
+    def assign(self, target: TargetForm, values: Values, frame: Frame) -> None: ...
+    def store_defaults(self, function: FunctionValue, summary: FunctionSummary, frame: Frame) -> None: ...
+
+    # expressions
+    def expr(self, node: Expr, frame: Frame) -> Values: ...
+    def dotted(self, dotted: str, frame: Frame) -> Values: ...
+    def lookup(self, name: str, frame: Frame) -> Values: ...
+
+    # attributes and items
+    def attribute(self, values: Values, name: str, frame: Frame) -> Values: ...
+    def instance_attribute(self, instance: InstanceValue, name: str, frame: Frame) -> Values: ...
+    def mro(self, cls: Value) -> list: ...
+    def module_attribute(self, module: ModuleSummary, name: str, frame: Frame | None,
+                         from_inside: bool = False) -> Values: ...
+    def global_fallback(self, module: ModuleSummary, name: str) -> Values: ...
+    def store_attribute(self, owner: Value, name: str, values: Values, frame: Frame) -> None: ...
+    def store_item(self, base: Value, keys: Values, values: Values, frame: Frame, exact: bool = False) -> None: ...
+    def item(self, bases: Values, keys: Values, frame: Frame) -> Values: ...
+
+    # calls
+    def call(self, callees: Values, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values: ...
+    def call_one(self, callee: Value, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values: ...
+    def unit_for(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list, frame: Frame,
+                 inject_context: bool = False) -> Unit | None: ...
+    def iterate(self, values: Values, frame: Frame) -> Values: ...
+    def awaited(self, values: Values) -> Values: ...
+    def enter(self, values: Values, frame: Frame, is_async: bool) -> Values: ...

@@ -1,0 +1,439 @@
+"""Statements of the value-flow interpreter: what each summary statement does to the names and the heap.
+
+Names are flow-sensitive within one run of a scope: an ``if`` joins what its
+branches left (a branch that returned adds nothing), a loop repeats until its
+names stop growing, a ``try`` joins the paths an exception may take. Binding
+(``bind``, ``assign``, unpacking) lives here too: it is what statements do.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from steplint.analysis import builtin_models
+from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, truth
+from steplint.analysis.values import (
+    ANY,
+    EMPTY,
+    ONLY_UNKNOWN,
+    UNKNOWN,
+    ClassValue,
+    ConstValue,
+    ContainerValue,
+    ExternalValue,
+    FunctionValue,
+    ModuleValue,
+    StepFactoryValue,
+    StepValue,
+    Values,
+    bounded,
+)
+from steplint.core.summary import (
+    AssignStmt,
+    AttrTarget,
+    AugAssignStmt,
+    ClassStmt,
+    DefStmt,
+    ExprStmt,
+    FromImportStmt,
+    FunctionSummary,
+    IfStmt,
+    ImportStmt,
+    ItemTarget,
+    LoopStmt,
+    MatchStmt,
+    ModuleSummary,
+    NameTarget,
+    RaiseStmt,
+    ReturnStmt,
+    Stmt,
+    TargetForm,
+    TryStmt,
+    UnpackTarget,
+    WithStmt,
+)
+
+
+class Statements:
+    """Runs statements in a frame; each kind of statement has its handler (``_HANDLERS``)."""
+
+    def __init__(self, session: SessionApi):
+        self.session = session
+
+    def block(self, statements: Iterable[Stmt], frame: Frame) -> None:
+        statement_handlers = _HANDLERS
+        for statement in statements:
+            handler = statement_handlers.get(type(statement))
+            if handler is not None:
+                handler(self, statement, frame)
+            if frame.returned:
+                return  # what follows a return in the same block never runs
+
+    def _branch(self, statements: tuple, frame: Frame, env: dict) -> dict:
+        return self._branch_ending(statements, frame, env)[0]
+
+    def _branch_ending(self, statements: tuple, frame: Frame, env: dict) -> tuple[dict, bool]:
+        """The names after a branch, and whether the branch surely returned (or raised)."""
+        saved, saved_returned = frame.env, frame.returned
+        frame.env = env
+        frame.conditional += 1
+        frame.returned = False
+        try:
+            self.block(statements, frame)
+            return frame.env, frame.returned
+        finally:
+            frame.conditional -= 1
+            frame.env = saved
+            frame.returned = saved_returned
+
+    def _set_env(self, frame: Frame, env: dict) -> None:
+        if frame.kind == "module":
+            frame.env.clear()
+            frame.env.update(env)  # the module unit's env is this very dict: keep it
+        else:
+            frame.env = env
+
+    # --- one handler per kind of statement ----------------------------------------------------
+
+    def _assign_statement(self, node: AssignStmt, frame: Frame) -> None:
+        values = self.session.expr(node.value, frame)
+        for target in node.targets:
+            self.assign(target, values, frame)
+
+    def _expression_statement(self, node: ExprStmt, frame: Frame) -> None:
+        self.session.expr(node.value, frame)
+
+    def _return(self, node: ReturnStmt, frame: Frame) -> None:
+        if node.value is not None:
+            values = self.session.expr(node.value, frame)
+            self.session.grow(frame.unit.returns, values, ("returns", frame.unit.id))
+        frame.returned = True
+
+    def _if(self, node: IfStmt, frame: Frame) -> None:
+        known = truth(self.session.expr(node.test, frame))
+        if known is True:
+            self.block(node.body, frame)
+        elif known is False:
+            self.block(node.orelse, frame)
+        else:
+            taken, taken_returned = self._branch_ending(node.body, frame, frame.copy_env())
+            other, other_returned = self._branch_ending(node.orelse, frame, frame.copy_env())
+            if taken_returned and other_returned:
+                frame.returned = True
+            else:  # a branch that returned adds nothing to what the names are after the ``if``
+                self._set_env(frame, other if taken_returned else taken if other_returned else join_envs(taken, other))
+
+    def _try(self, node: TryStmt, frame: Frame) -> None:
+        before = frame.copy_env()
+        after_body = self._branch(node.body, frame, frame.copy_env())
+        start = join_envs(before, after_body)
+        ends = [self._branch(node.orelse, frame, after_body)]
+        for kind_form, name, body in node.handlers:
+            if kind_form is not None:
+                self.session.expr(kind_form, frame)
+            env = dict(start)
+            if name:
+                env[name] = ONLY_UNKNOWN
+            ends.append(self._branch(body, frame, env))
+        joined = ends[0]
+        for env in ends[1:]:
+            joined = join_envs(joined, env)
+        self._set_env(frame, joined)
+        self.block(node.final, frame)
+
+    def _with(self, node: WithStmt, frame: Frame) -> None:
+        for context, target in node.items:
+            values = self.session.expr(context, frame)
+            entered = self.session.enter(values, frame, node.is_async)
+            if target is not None:
+                self.assign(target, entered, frame)
+        self.block(node.body, frame)
+
+    def _raise(self, node: RaiseStmt, frame: Frame) -> None:
+        if node.value is not None:
+            values = self.session.expr(node.value, frame)
+            classes = frozenset(v for v in values if isinstance(v, ClassValue))
+            if classes:  # ``raise E`` makes an E
+                self.session.call(classes, [], [], None, frame)
+        frame.returned = True
+
+    def _match(self, node: MatchStmt, frame: Frame) -> None:
+        self.session.expr(node.subject, frame)
+        ends = []
+        for captured, guard, body in node.cases:
+            env = frame.copy_env()
+            for name in captured:
+                env[name] = ONLY_UNKNOWN
+            saved = frame.env
+            frame.env = env
+            if guard is not None:
+                self.session.expr(guard, frame)
+            frame.env = saved
+            ends.append(self._branch(body, frame, env))
+        joined = frame.copy_env()
+        for env in ends:
+            joined = join_envs(joined, env)
+        self._set_env(frame, joined)
+
+    def _loop(self, node: LoopStmt, frame: Frame) -> None:
+        session = self.session
+        elements = EMPTY
+        if node.iter is not None:
+            elements = session.iterate(session.expr(node.iter, frame), frame)
+        elif node.test is not None:
+            session.expr(node.test, frame)
+        before = frame.copy_env()
+        env = frame.copy_env()
+        for _ in range(3):  # enough for values to travel around the loop in the code analyzed here
+            if node.target is not None:
+                saved = frame.env
+                frame.env = env
+                frame.conditional += 1
+                self.assign(node.target, elements, frame)
+                frame.conditional -= 1
+                env = frame.env
+                frame.env = saved
+            after = self._branch(node.body, frame, dict(env))
+            if node.test is not None:
+                saved = frame.env
+                frame.env = after
+                session.expr(node.test, frame)
+                frame.env = saved
+            joined = join_envs(env, after)
+            if joined == env:
+                break
+            env = joined
+        self._set_env(frame, join_envs(before, env))
+        self._set_env(frame, self._branch(node.orelse, frame, frame.copy_env()))
+
+    # --- definitions ------------------------------------------------------------------------
+
+    def _define_function(self, node: DefStmt, frame: Frame) -> None:
+        module = frame.unit.module
+        summary = self.session.engine.functions.get((module.path, node.qualname))
+        if summary is None:
+            return
+        function = FunctionValue(module.path, node.qualname, frame.closure_unit())
+        self.store_defaults(function, summary, frame)
+        values: Values = frozenset({function})
+        for decorator in reversed(summary.decorators):
+            decorator_values = self.session.expr(decorator, frame)
+            values = self.decorate(decorator_values, values, summary, frame)
+        self.bind(node.name, values, frame)
+
+    def store_defaults(self, function: FunctionValue, summary: FunctionSummary, frame: Frame) -> None:
+        for param in summary.params:
+            if param.default is not None:
+                self.session.write_cell(function, ("#default", param.name), self.session.expr(param.default, frame), frame)
+
+    def decorate(self, decorators: Values, target: Values, summary: FunctionSummary, frame: Frame) -> Values:
+        """What ``@decorator`` makes of ``target``; MAF's ``step``/``workflow`` make a step at the ``def``."""
+        made: set = set()
+        for decorator in decorators:
+            maf = maf_factory(decorator)
+            kind = maf[0] if maf is not None else decorator.kind if isinstance(decorator, StepFactoryValue) else None
+            if kind is not None:
+                site = (frame.unit.module.path, summary.span.line, summary.span.col)
+                for value in target:
+                    made.add(StepValue(kind, site, value if isinstance(value, FunctionValue) else None))
+                continue
+            if isinstance(decorator, ExternalValue) and decorator.name.startswith("builtins."):
+                # ``@staticmethod`` and friends wrap the function; applying them is not a call worth an edge.
+                made.update(builtin_models.call(self.session, decorator.name, [target], [], None, frame) or ONLY_UNKNOWN)
+                continue
+            made.update(self.session.call(frozenset({decorator}), [target], [], None, frame))
+        return bounded(made) if made else ONLY_UNKNOWN
+
+    def _define_class(self, node: ClassStmt, frame: Frame) -> None:
+        session = self.session
+        module = frame.unit.module
+        summary = session.engine.classes.get((module.path, node.qualname))
+        if summary is None:
+            return
+        cls = ClassValue(module.path, node.qualname, frame.closure_unit())
+        bases_at = [session.expr(base, frame) for base in summary.bases]
+        for _, keyword in summary.keywords:
+            session.expr(keyword, frame)
+        for position, base in enumerate(summary.bases):
+            session.write_cell(cls, ("#base", position), bases_at[position], frame, exact=True)
+        body = Frame(frame.unit, {}, "class", parent=frame, cls=cls)
+        body.conditional = frame.conditional
+        self.block(summary.body, body)
+        for name, values in body.env.items():
+            session.write_cell(cls, name, values, frame)
+        values: Values = frozenset({cls})
+        for decorator in reversed(summary.decorators):
+            decorated = session.call(session.expr(decorator, frame), [values], [], None, frame)
+            # A class decorator (dataclass, attrs) returns the class it was given, or something unknown.
+            values = values | frozenset(v for v in decorated if v is not UNKNOWN) if decorated - {UNKNOWN} else values
+        self.bind(node.name, values, frame)
+
+    # --- imports ----------------------------------------------------------------------------
+
+    def _import_module(self, node: ImportStmt, frame: Frame) -> None:
+        engine = self.session.engine
+        origin = frame.unit.module
+        parts = node.module.split(".")
+        loaded = None
+        for cut in range(1, len(parts) + 1):  # ``import a.b.c`` imports a, a.b and a.b.c
+            loaded = engine.load(".".join(parts[:cut]), origin)
+            if loaded is not None:
+                engine.module_unit(loaded)
+        if node.binds_head:
+            head = engine.load(parts[0], origin)
+            value = ModuleValue(head.path, head.module) if head is not None else ExternalValue(parts[0])
+        else:
+            value = ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(node.module)
+        self.bind(node.name, frozenset({value}), frame)
+
+    def _import_from(self, node: FromImportStmt, frame: Frame) -> None:
+        loaded = self.session.engine.load(node.module, frame.unit.module)
+        if node.imported == "*":
+            if loaded is None:
+                return  # names from an outside module stay unresolved: ``lookup`` falls back to them
+            for name, values in self.star_names(loaded).items():
+                self.bind(name, values, frame)
+            return
+        if loaded is None:
+            self.bind(node.name, frozenset({ExternalValue(f"{node.module}.{node.imported}")}), frame)
+            return
+        values = self.session.module_attribute(loaded, node.imported, frame)
+        self.bind(node.name, values, frame)
+
+    def star_names(self, module: ModuleSummary) -> dict[str, Values]:
+        """What ``from module import *`` binds: the names in its ``__all__``, else its public names."""
+        state = self.session.engine.module_env(module)
+        names: Iterable[str] | None = None
+        exported = state.get("__all__")
+        if exported:
+            listed: set[str] = set()
+            for container in exported:
+                for item in self.session.read_all_cells(container):
+                    if isinstance(item, ConstValue) and isinstance(item.value, str):
+                        listed.add(item.value)
+            names = listed
+        if names is None:
+            names = [name for name in state if not name.startswith("_")]
+        found = {}
+        for name in names:
+            values = self.session.module_attribute(module, name, None)
+            if values:
+                found[name] = values
+        return found
+
+    # --- binding ----------------------------------------------------------------------------
+
+    def _augmented(self, node: AugAssignStmt, frame: Frame) -> None:
+        session = self.session
+        current = self._target_value(node.target, frame)
+        added = session.expr(node.value, frame)
+        result: set = set()
+        for value in current:
+            if isinstance(value, ContainerValue) and node.op in ("+", "|"):
+                for item in session.iterate(added, frame):  # ``items += [f]`` extends the list in place
+                    session.write_cell(value, ANY, frozenset({item}), frame)
+                result.add(value)
+            elif isinstance(value, ContainerValue) and value.kind == "dict":
+                result.add(value)
+            else:
+                result.add(UNKNOWN)
+        self.assign(node.target, frozenset(result) or ONLY_UNKNOWN, frame)
+
+    def _target_value(self, target: TargetForm, frame: Frame) -> Values:
+        kind = type(target)
+        session = self.session
+        if kind is NameTarget:
+            return session.lookup(target.name, frame)
+        if kind is AttrTarget:
+            return session.attribute(session.expr(target.base, frame), target.attr, frame)
+        if kind is ItemTarget:
+            return session.item(session.expr(target.base, frame), session.expr(target.index, frame), frame)
+        return ONLY_UNKNOWN
+
+    def bind(self, name: str, values: Values, frame: Frame) -> None:
+        if frame.kind == "function":
+            summary = frame.unit.summary
+            if name in summary.declared_global:
+                self.session.write_global(frame.unit.module, name, values)
+                return
+            if name in summary.declared_nonlocal:
+                return  # the enclosing function's cell: its other values already reach readers
+        frame.env[name] = values
+        if frame.kind != "class":
+            self.session.remember(frame.unit, name, values)
+
+    def assign(self, target: TargetForm, values: Values, frame: Frame) -> None:
+        _ASSIGNERS.get(type(target), Statements._assign_other)(self, target, values, frame)
+
+    def _assign_name(self, target: NameTarget, values: Values, frame: Frame) -> None:
+        self.bind(target.name, values, frame)
+
+    def _assign_attribute(self, target: AttrTarget, values: Values, frame: Frame) -> None:
+        for owner in self.session.expr(target.base, frame):
+            self.session.store_attribute(owner, target.attr, values, frame)
+
+    def _assign_item(self, target: ItemTarget, values: Values, frame: Frame) -> None:
+        bases = self.session.expr(target.base, frame)
+        keys = self.session.expr(target.index, frame)
+        for base in bases:
+            self.session.store_item(base, keys, values, frame, exact=len(bases) == 1)
+
+    def _assign_other(self, target: TargetForm, values: Values, frame: Frame) -> None:
+        for part in target.parts:  # type: ignore[union-attr]
+            self.session.expr(part, frame)
+
+    def _unpack(self, target: UnpackTarget, values: Values, frame: Frame) -> None:
+        for index, item in enumerate(target.items):
+            picked: set = set()
+            for value in values:
+                picked.update(self._unpacked(target, index, value, frame))
+            self.assign(item, frozenset(picked) if picked else ONLY_UNKNOWN, frame)
+
+    def _unpacked(self, target: UnpackTarget, index: int, value: object, frame: Frame) -> Iterable:
+        """What the ``index``-th name of ``a, *b, c = value`` gets from one value."""
+        session = self.session
+        count = len(target.items)
+        if isinstance(value, ContainerValue) and value.kind in ("list", "tuple") and value.length >= 0:
+            if target.star < 0 or index < target.star:
+                return session.read_cell(value, index)
+            if index > target.star:
+                return session.read_cell(value, value.length - (count - index))
+            # the starred name: a new list of the middle items
+            middle = ContainerValue("list", (*value.site, "star", index), session.id, value.length - count + 1)
+            for position in range(max(value.length - count + 1, 0)):
+                session.write_cell(middle, position, session.read_cell(value, index + position), frame, exact=True)
+            return (middle,)
+        if isinstance(value, ContainerValue):
+            return session.read_all_cells(value)
+        if value is UNKNOWN:
+            return (UNKNOWN,)
+        return session.iterate(frozenset({value}), frame)
+
+
+_Handler = Callable[[Statements, Stmt, Frame], None]
+
+#: What each kind of statement does (a kind not listed does nothing).
+_HANDLERS: dict[type, _Handler] = {
+    AssignStmt: Statements._assign_statement,
+    ExprStmt: Statements._expression_statement,
+    ReturnStmt: Statements._return,
+    DefStmt: Statements._define_function,
+    ClassStmt: Statements._define_class,
+    IfStmt: Statements._if,
+    LoopStmt: Statements._loop,
+    TryStmt: Statements._try,
+    WithStmt: Statements._with,
+    ImportStmt: Statements._import_module,
+    FromImportStmt: Statements._import_from,
+    AugAssignStmt: Statements._augmented,
+    RaiseStmt: Statements._raise,
+    MatchStmt: Statements._match,
+}
+
+#: How each kind of assignment target binds (any other kind: its parts are evaluated).
+_ASSIGNERS: dict[type, Callable[[Statements, TargetForm, Values, Frame], None]] = {
+    NameTarget: Statements._assign_name,
+    AttrTarget: Statements._assign_attribute,
+    ItemTarget: Statements._assign_item,
+    UnpackTarget: Statements._unpack,
+}
