@@ -21,6 +21,8 @@ the linter's dependencies.
 """
 
 from steplint.runtime_shim.errors import (
+    ArgumentMutatedError,
+    ArgumentMutatedWarning,
     NestedStepError,
     ReplayMismatchError,
     ReplayMismatchWarning,
@@ -45,6 +47,8 @@ from steplint.runtime_shim.replay_check import (
 from steplint.runtime_shim.versions import TESTED_VERSIONS
 
 __all__ = [
+    "ArgumentMutatedError",
+    "ArgumentMutatedWarning",
     "NestedStepError",
     "ReplayMismatchError",
     "ReplayMismatchWarning",

@@ -182,6 +182,36 @@ def replay_mismatch_message(step: str, key: str, differences: Sequence[str], pol
     )
 
 
+class ArgumentMutatedError(RuntimeShimError, RuntimeError):
+    """A step body changed an argument it was given (``on_argument_mutation="error"``).
+
+    Raised when the body completes, before MAF caches its result: MAF checkpoints a step's result,
+    never its arguments, so a resume that takes the cached result never makes the change.
+
+    Attributes:
+        step: the step's name.
+        changed: what changed, e.g. ``["argument 'doc'"]`` (names, never values).
+    """
+
+    def __init__(self, step: str, changed: Sequence[str]) -> None:
+        self.step = step
+        self.changed = tuple(changed)
+        super().__init__(argument_mutation_message(step, changed))
+
+
+class ArgumentMutatedWarning(RuntimeWarning):
+    """Warning form of :class:`ArgumentMutatedError` (``on_argument_mutation="warn"``, the default)."""
+
+
+def argument_mutation_message(step: str, changed: Sequence[str]) -> str:
+    return (
+        f"@step {step!r} changed {', '.join(changed)} while it ran. agent-framework-core checkpoints a step's "
+        f"result, not its arguments, so a resume that takes the cached result never makes this change and the "
+        f"code after the call sees the argument as it was before the step. Fix: return the new value (or a "
+        f"changed copy) from the step instead of changing the argument in place."
+    )
+
+
 class UnverifiedReplayWarning(RuntimeWarning):
     """A resume took call-order cache entries that carry no replay record (once per run).
 

@@ -37,7 +37,9 @@ from steplint.runtime_shim.key_scoping import (
 from steplint.runtime_shim.patching import PatchSet
 from steplint.runtime_shim.replay_check import (
     DEFAULT_POLICY,
+    MUTATION_POLICIES,
     REPLAY_POLICIES,
+    MutationPolicy,
     ReplayPolicy,
     verification_hooks,
 )
@@ -58,10 +60,11 @@ class _Options:
     mode: Mode
     on_unfingerprintable: Policy
     on_replay_mismatch: str
+    on_argument_mutation: str = "warn"
 
     def describe(self) -> str:
         return (f"mode={self.mode!r}, on_unfingerprintable={self.on_unfingerprintable!r}, "
-                f"on_replay_mismatch={self.on_replay_mismatch!r}")
+                f"on_replay_mismatch={self.on_replay_mismatch!r}, on_argument_mutation={self.on_argument_mutation!r}")
 
 
 @dataclass
@@ -80,7 +83,8 @@ _lock = threading.Lock()
 _active: _Installation | None = None
 
 
-def _validated_options(mode: str, on_unfingerprintable: str, on_replay_mismatch: str | None) -> _Options:
+def _validated_options(mode: str, on_unfingerprintable: str, on_replay_mismatch: str | None,
+                       on_argument_mutation: str = "warn") -> _Options:
     if mode not in MODES:
         raise ValueError(f"steplint runtime shim: mode must be one of {MODES}, not {mode!r}.")
     if on_unfingerprintable not in POLICIES:
@@ -92,7 +96,10 @@ def _validated_options(mode: str, on_unfingerprintable: str, on_replay_mismatch:
         raise ValueError(
             f"steplint runtime shim: on_replay_mismatch must be one of {REPLAY_POLICIES}, not {on_replay_mismatch!r}."
         )
-    return _Options(mode, on_unfingerprintable, replay)  # type: ignore[arg-type]
+    if on_argument_mutation not in MUTATION_POLICIES:
+        raise ValueError(f"steplint runtime shim: on_argument_mutation must be one of {MUTATION_POLICIES}, "
+                         f"not {on_argument_mutation!r}.")
+    return _Options(mode, on_unfingerprintable, replay, on_argument_mutation)  # type: ignore[arg-type]
 
 
 def _apply_fingerprint_policy_to_release(framework: Framework, policy: Policy) -> None:
@@ -138,7 +145,8 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
     if options.on_replay_mismatch != "off":
         # Built on what is installed now, so the shim's own hooks of these attributes stay in the chain.
         current = lambda owner, name: owner.__dict__[name]  # noqa: E731
-        for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current).items():
+        for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current,
+                                                                 options.on_argument_mutation).items():
             patches.replace(owner, name, replacement)
     return patches
 
@@ -148,6 +156,7 @@ def install(
     *,
     on_unfingerprintable: Policy = "allow",
     on_replay_mismatch: ReplayPolicy | None = None,
+    on_argument_mutation: MutationPolicy = "warn",
     allow_untested: bool = False,
 ) -> None:
     """Patch the installed agent-framework-core so nested ``@step`` calls are safe.
@@ -176,6 +185,11 @@ def install(
             body runs; the entry goes to the later call it belongs to) or
             ``"off"`` (no records, no checks). Default: ``"error"`` in flat
             mode, ``"rerun"`` in scoped mode (README, "Replay verification").
+        on_argument_mutation: where verification records a call (call-order
+            keys), what to do when its body changed an argument it was given
+            (a resume that takes the cached result never makes the change):
+            ``"warn"`` (:class:`ArgumentMutatedWarning`) or ``"error"``
+            (:class:`ArgumentMutatedError`, before MAF caches the result).
         allow_untested: install on an agent-framework-core version outside
             :data:`TESTED_VERSIONS`. A release whose internals have an unknown
             shape is refused regardless.
@@ -186,7 +200,8 @@ def install(
         UnfingerprintableArgumentsError: "error" on a release without fingerprints.
         ValueError: an option has an unknown value.
     """
-    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch), allow_untested, permanent=True)
+    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch, on_argument_mutation), allow_untested,
+             permanent=True)
 
 
 def _acquire(options: _Options, allow_untested: bool, *, permanent: bool, holder: str | None = None) -> None:
@@ -248,10 +263,11 @@ def uninstall() -> None:
 
 
 def hold(holder: str, mode: Mode, *, on_unfingerprintable: Policy = "allow",
-         on_replay_mismatch: ReplayPolicy | None = None, allow_untested: bool = False) -> None:
+         on_replay_mismatch: ReplayPolicy | None = None, on_argument_mutation: MutationPolicy = "warn",
+         allow_untested: bool = False) -> None:
     """Hold the shim as *holder* (a plugin or framework integration): like :func:`install`, but only
     :func:`let_go` with the same name ends this hold, never an application's :func:`uninstall`."""
-    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch), allow_untested,
+    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch, on_argument_mutation), allow_untested,
              permanent=False, holder=holder)
 
 
@@ -275,6 +291,7 @@ def installed(
     *,
     on_unfingerprintable: Policy = "allow",
     on_replay_mismatch: ReplayPolicy | None = None,
+    on_argument_mutation: MutationPolicy = "warn",
     allow_untested: bool = False,
 ) -> Iterator[None]:
     """Context manager form of :func:`install`: holds the shim for the block.
@@ -283,7 +300,8 @@ def installed(
     ``install()``, even one made inside a block) holds it, and a removal
     waits for the workflow runs that started under it.
     """
-    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch), allow_untested, permanent=False)
+    _acquire(_validated_options(mode, on_unfingerprintable, on_replay_mismatch, on_argument_mutation), allow_untested,
+             permanent=False)
     try:
         yield
     finally:

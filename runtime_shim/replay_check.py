@@ -43,9 +43,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from steplint.runtime_shim.errors import (
+    ArgumentMutatedError,
+    ArgumentMutatedWarning,
     ReplayMismatchError,
     ReplayMismatchWarning,
     UnverifiedReplayWarning,
+    argument_mutation_message,
     replay_mismatch_message,
     unverified_replay_message,
 )
@@ -66,6 +69,8 @@ from steplint.runtime_shim.run_state import RunState, run_state
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
 REPLAY_POLICIES: tuple[str, ...] = ("error", "warn", "rerun", "off")
+MutationPolicy = Literal["warn", "error"]
+MUTATION_POLICIES: tuple[str, ...] = ("warn", "error")
 # Why each mode defaults as it does: README, "Replay verification".
 DEFAULT_POLICY = {"flat": "error", "scoped": "rerun"}
 
@@ -290,23 +295,52 @@ def _say_unverified_once(lookup: _Lookup) -> None:
                            UnverifiedReplayWarning, filename, line)
 
 
-def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], Any]) -> Callable[..., Any]:
+def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], Any],
+                     on_mutation: str) -> Callable[..., Any]:
     """Wrap ``RunContext._set_cached_result``: a call whose body completed gets its record with its entry (never
-    before: a body that raises, is cancelled or pauses leaves neither)."""
+    before: a body that raises, is cancelled or pauses leaves neither), once its arguments are found unchanged."""
 
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        original(self, key, value, *args, **kwargs)
         frame = current_step_frame.get()
-        if frame is not None and frame.record_pending is not None and frame.run_context is self \
-                and key == frame.record_pending:
+        recording = frame is not None and frame.record_pending is not None and frame.run_context is self \
+            and key == frame.record_pending
+        if recording:
+            _tell_mutation(frame, on_mutation)
+        original(self, key, value, *args, **kwargs)
+        if recording:
             frame.record_pending = None
             log_of(self, chunk_key).put(key, frame.record)
 
     return _set_cached_result
 
 
-def verification_hooks(framework: Framework, policy: str, current: Callable[[type, str], Any]) -> dict[tuple[type, str], Any]:
+def _changed_arguments(frame: Any) -> list[str]:
+    """What of the call's arguments its body changed: their record, made before the body ran, against now."""
+    record = frame.record
+    if type(record) is not int or record in (UNDIGESTABLE, IDENTITY_KEYED):
+        return []
+    wrapper, args, kwargs = frame.call
+    try:
+        if record_call(_shape(wrapper), args, kwargs) == record:
+            return []
+        return differences(_shape(wrapper), args, kwargs, record)
+    except Exception:  # a value that cannot be digested now tells nothing
+        return []
+
+
+def _tell_mutation(frame: Any, policy: str) -> None:
+    changed = _changed_arguments(frame)
+    if not changed:
+        return
+    if policy == "error":
+        raise ArgumentMutatedError(frame.step_name, changed)
+    filename, line = _calling_line()
+    warnings.warn_explicit(argument_mutation_message(frame.step_name, changed), ArgumentMutatedWarning, filename, line)
+
+
+def verification_hooks(framework: Framework, policy: str, current: Callable[[type, str], Any],
+                       on_mutation: str = "warn") -> dict[tuple[type, str], Any]:
     """(class, attribute) -> replacement; ``current(owner, name)`` is what is installed there now (another hook of
     the shim, or MAF's own)."""
     run_context = framework.run_context
@@ -315,5 +349,6 @@ def verification_hooks(framework: Framework, policy: str, current: Callable[[typ
                               keyed_by_identity(framework))
     return {
         (run_context, "_get_cached_result"): lookup,
-        (run_context, "_set_cached_result"): recording_result(current(run_context, "_set_cached_result"), chunk_key),
+        (run_context, "_set_cached_result"): recording_result(current(run_context, "_set_cached_result"), chunk_key,
+                                                                      on_mutation),
     }

@@ -1,0 +1,35 @@
+"""The replay fuzzer's long mode (issue 27, item 6): more seeds, counts per invariant.
+
+    python bench/replay_fuzz.py [first_seed] [count]
+
+Runs each generated program under MAF alone and under the shim in each mode and
+policy (tests/runtime/replay_fuzz.py) and prints the programs, runs, checks and
+violations per invariant, with examples of violations (their seeds reproduce them).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from importlib import metadata
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "runtime"))
+
+import replay_fuzz  # noqa: E402
+
+
+def main() -> None:
+    first = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    warnings.simplefilter("ignore")
+    started = time.perf_counter()
+    tally = replay_fuzz.fuzz(range(first, first + count))
+    print(f"agent-framework-core {metadata.version('agent-framework-core')}, seeds {first}..{first + count - 1}, "
+          f"{time.perf_counter() - started:.0f} s")
+    print(tally.describe())
+
+
+if __name__ == "__main__":
+    main()

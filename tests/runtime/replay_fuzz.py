@@ -1,0 +1,245 @@
+"""The replay fuzzer's invariants (issue 27, item 6), checked for each generated program and configuration.
+
+Each program runs under MAF alone and under the shim in each mode and policy,
+on its storage: uninterrupted (the ground truth is each call's own value),
+crashed, and resumed. The invariants, counted per check:
+
+- ``other_value``: a call never receives another call's value unless the shim
+  said so (``"warn"`` warned); under ``"off"`` only checked when the order did
+  not change;
+- ``completed_rerun``: a body whose result is in the resumed checkpoint never
+  runs again, except under ``"rerun"`` after a mismatch;
+- ``false_verified``: every wrong value handed over was counted mismatched,
+  unrecorded or undigestable, never verified;
+- ``shim_raised``: the shim raises nothing but ``ReplayMismatchError`` under
+  ``"error"`` on a resume whose order changed (and ``NestedStepError`` in flat
+  mode where the program nests, which is ``flat_refuses``);
+- ``state_left``: no run context outlives its run, and ``uninstall()`` is done
+  at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import tempfile
+import warnings
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import agent_framework as maf
+import replay_fuzz_runner as runner
+from replay_fuzz_model import Color, Program, answer_for, canonical, expected_value, generate
+from shim_support import chain
+
+from steplint import runtime_shim
+from steplint.runtime_shim import NestedStepError, ReplayMismatchError, ReplayMismatchWarning
+
+INVARIANTS = ("other_value", "completed_rerun", "false_verified", "shim_raised", "state_left", "flat_refuses")
+MODES = (None, "flat", "scoped")
+POLICIES = ("error", "warn", "rerun", "off")
+NAME = "replay_fuzz"
+
+
+@dataclass
+class Phase:
+    """One logical run (with the resumes that answer its pauses)."""
+
+    outputs: list[Any] | None
+    error: BaseException | None
+    trace: runner.Trace
+    report: Any
+    warned: int
+
+
+Phases = tuple[Phase, Phase, Phase, set[str]]  # uninterrupted, crashed, resumed, labels in the resumed checkpoint
+
+
+@dataclass
+class Tally:
+    programs: int = 0
+    runs: int = 0
+    checks: Counter[str] = field(default_factory=Counter)
+    violations: Counter[str] = field(default_factory=Counter)
+    maf_resumes: int = 0
+    maf_wrong: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def judge(self, invariant: str, holds: bool, where: str) -> None:
+        self.checks[invariant] += 1
+        if not holds:
+            self.violations[invariant] += 1
+            if len(self.examples) < 40:
+                self.examples.append(f"{invariant}: {where}")
+
+    def describe(self) -> str:
+        lines = [f"programs {self.programs}, runs {self.runs}, MAF alone wrong on {self.maf_wrong} of "
+                 f"{self.maf_resumes} resumes"]
+        lines += [f"  {name}: {self.checks[name]} checks, {self.violations[name]} violations" for name in INVARIANTS]
+        return "\n".join(lines + [f"  example {example}" for example in self.examples])
+
+
+async def _answered(workflow: Any, storage: Any, result: Any, before: set[str]) -> Any:
+    """Answer each pause of *result* (by the label it asks about) from the run's latest checkpoint, until none."""
+    for _ in range(20):
+        requests = result.get_request_info_events()
+        if not requests:
+            return result
+        responses = {request.request_id: answer_for(request.data["label"]) for request in requests}
+        made = await chain(storage, NAME, exclude=before)
+        # gathered calls save concurrently, so the chain branches: the last one saved is the latest
+        newest = max(range(len(made)), key=lambda index: (made[index].timestamp, index), default=None)
+        where = {"checkpoint_id": made[newest].checkpoint_id} if newest is not None else {}
+        result = await workflow.run(responses=responses, **where)
+    raise AssertionError("a run kept pausing")
+
+
+async def drive(storage: Any, groups: Any, crash_at: int = 0, checkpoint_id: str | None = None) -> Phase:
+    runner.plan(groups, crash_at)
+    runtime_shim.reset_replay_report()
+    before = {c.checkpoint_id for c in await storage.list_checkpoints(workflow_name=NAME)}
+    workflow = runner.fuzz_workflow.build(checkpoint_storage=storage)
+    outputs, error = None, None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            first = await (workflow.run(checkpoint_id=checkpoint_id) if checkpoint_id else workflow.run("go"))
+            outputs = (await _answered(workflow, storage, first, before)).get_outputs()
+        except Exception as exc:  # crashes are the point; the invariants judge the rest
+            error = exc.with_traceback(None)  # its frames would keep the run's context alive
+    warned = sum(issubclass(w.category, ReplayMismatchWarning) for w in caught)
+    return Phase(outputs, error, runner.TRACE[0], runtime_shim.replay_report(), warned)
+
+
+def truth(program: Program) -> list[Any]:
+    return [[expected_value(call) for group in program.second for call in group.calls]]
+
+
+def labels_in(checkpoint: Any) -> set[str]:
+    return {value[0] for value in checkpoint.state.get("_step_cache", {}).values()
+            if isinstance(value, (list, tuple)) and value and isinstance(value[0], str)}
+
+
+# The result's enum, which FileCheckpointStorage pickles inside a tuple and unpickles only if allowed.
+ALLOWED_TYPES = [f"{Color.__module__}:{Color.__qualname__}"]
+
+
+def make_storage(kind: str, directory: str) -> Any:
+    if kind == "file":
+        return maf.FileCheckpointStorage(directory, allowed_checkpoint_types=ALLOWED_TYPES)
+    return maf.InMemoryCheckpointStorage()
+
+
+async def scenario(program: Program, directory: str) -> Phases:
+    """Uninterrupted (order ``second``), crashed (order ``first``), resumed (``second``) from the picked checkpoint."""
+    uninterrupted = await drive(make_storage(program.storage, f"{directory}/u"), program.second)
+    storage = make_storage(program.storage, f"{directory}/c")
+    crashed = await drive(storage, program.first, crash_at=program.crash_at)
+    made = await chain(storage, NAME)
+    if not made:
+        return uninterrupted, crashed, crashed, set()
+    picked = made[round(program.resume_pick * (len(made) - 1))]
+    resumed = await drive(storage, program.second, checkpoint_id=picked.checkpoint_id)
+    return uninterrupted, crashed, resumed, labels_in(picked)
+
+
+def run_configuration(program: Program, mode: str | None, policy: str) -> Phases:
+    runtime_shim.uninstall()
+    if mode is not None:
+        runtime_shim.install(mode=mode, on_replay_mismatch=policy)  # type: ignore[arg-type]
+    try:
+        with tempfile.TemporaryDirectory() as directory:
+            return asyncio.run(scenario(program, directory))
+    finally:
+        runtime_shim.uninstall()
+
+
+def _right(phase: Phase, program: Program) -> bool:
+    return phase.error is None and not phase.trace.wrong and canonical(phase.outputs) == truth(program)
+
+
+def _allowed_error(phase: Phase, alone: Phase, program: Program, policy: str) -> bool:
+    """The shim raised nothing MAF alone did not raise (but the crash), but a real mismatch under "error"."""
+    if phase.error is None or isinstance(phase.error, runner.Crash) or type(phase.error) is type(alone.error):
+        return True
+    return policy == "error" and _reordered(program, alone) and isinstance(phase.error, ReplayMismatchError)
+
+
+def _reordered(program: Program, alone: Phase) -> bool:
+    """The calls came in another order: the generator's, or gathered calls scheduled otherwise (MAF alone was wrong)."""
+    return program.reordered or bool(alone.trace.wrong)
+
+
+def _other_value_holds(phase: Phase, alone: Phase, program: Program, policy: str) -> bool:
+    said = policy == "warn" and phase.warned > 0
+    return not phase.trace.wrong or said or (policy == "off" and _reordered(program, alone))
+
+
+def ran_again(phases: Phases) -> set[str]:
+    """Bodies whose result was in the resumed checkpoint and that completed again in the resume."""
+    return {label for label in phases[2].trace.completed if label in phases[3]} if phases[2] is not phases[1] else set()
+
+
+def judge_resume(tally: Tally, program: Program, policy: str, phases: Phases, alone: Phases, where: str) -> None:
+    resumed = phases[2]
+    report, wrong = resumed.report, resumed.trace.wrong
+    holds = _other_value_holds(resumed, alone[2], program, policy)
+    tally.judge("other_value", holds, f"{where} got {wrong}")
+    # after a mismatch, the call whose entry another call took misses and runs ("warn"), as does a sibling
+    # that started before the mismatch stopped the run ("error"); under "rerun" the body runs by design
+    rerun_allowed = report.mismatched > 0 or (policy == "off" and _reordered(program, alone[2]))
+    # MAF alone runs some again too (a retried call's failed attempt took the fingerprint occurrence 0)
+    again = sorted(ran_again(phases) - ran_again(alone))
+    tally.judge("completed_rerun", not again or rerun_allowed, f"{where} ran again {again}")
+    if policy != "off":
+        told = report.mismatched + report.unrecorded + report.undigestable
+        tally.judge("false_verified", len(wrong) <= told, f"{where} {len(wrong)} wrong, {report}")
+
+
+def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases, alone: Phases) -> None:
+    uninterrupted, crashed, resumed, _ = phases
+    where = f"seed {program.seed} {mode}/{policy} {program.storage}"
+    runs = (uninterrupted, crashed, resumed) if resumed is not crashed else (uninterrupted, crashed)
+    tally.runs += len(runs)
+    for phase in runs:
+        gc.collect()
+        alive = sum(reference() is not None for reference in phase.trace.contexts)
+        tally.judge("state_left", alive == 0, f"{where}: {alive} run contexts alive")
+    tally.judge("state_left", runtime_shim.installed_mode() is None, f"{where}: still installed")
+    if mode == "flat" and program.nests:
+        error = uninterrupted.error
+        refused = isinstance(error, NestedStepError) or _allowed_error(uninterrupted, alone[0], program, policy)
+        tally.judge("flat_refuses", refused and error is not None, f"{where}: {error!r}")
+        return
+    holds = _right(uninterrupted, program) or not _right(alone[0], program)
+    tally.judge("shim_raised", holds, f"{where} uninterrupted {uninterrupted.error!r}")
+    tally.judge("shim_raised", _allowed_error(crashed, alone[1], program, policy), f"{where} crashed {crashed.error!r}")
+    holds = _other_value_holds(crashed, alone[1], program, policy)
+    tally.judge("other_value", holds, f"{where} crashed run got {crashed.trace.wrong}")
+    if resumed is crashed:
+        return
+    tally.judge("shim_raised", _allowed_error(resumed, alone[2], program, policy), f"{where} resumed {resumed.error!r}")
+    if resumed.error is None and not resumed.trace.wrong and policy != "off":
+        tally.judge("other_value", canonical(resumed.outputs) == truth(program), f"{where} outputs {resumed.outputs}")
+    judge_resume(tally, program, policy, phases, alone, where)
+
+
+def fuzz(seeds: range, tally: Tally | None = None) -> Tally:
+    """Run every program of *seeds* under MAF alone and under each mode and policy; count the checks."""
+    logging.getLogger("agent_framework").setLevel(logging.ERROR)  # a restore over a pending request is the point
+    tally = tally or Tally()
+    for seed in seeds:
+        program = generate(seed)
+        tally.programs += 1
+        alone = run_configuration(program, None, "off")
+        tally.runs += 3
+        if alone[2] is not alone[1]:
+            tally.maf_resumes += 1
+            tally.maf_wrong += not _right(alone[2], program)
+        for mode in MODES[1:]:
+            for policy in POLICIES:
+                judge(tally, program, mode, policy, run_configuration(program, mode, policy), alone)
+    return tally

@@ -1,0 +1,156 @@
+"""The replay fuzzer's workflow and its runs: one program under MAF alone or under the shim (issue 27, item 6).
+
+One workflow interprets the program set in ``PLAN`` before each run: its steps
+find their nested calls by their label, so the workflow's code (and MAF's
+signature hash) is the same for every program. A scenario runs the program
+uninterrupted, then crashes it (a body raising ``Crash`` at its Nth entry),
+answers every pause, and resumes from the latest or an earlier checkpoint,
+possibly with the calls in another order. What it saw goes into an ``Outcome``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import agent_framework as maf
+from pydantic import BaseModel, PrivateAttr
+from agent_framework._workflows._functional import get_run_context
+from replay_fuzz_model import Call, Color, Group, canonical, color_of, expected_value, walk
+
+
+class Crash(Exception):
+    """The simulated crash of the first run."""
+
+
+class Flaky(Exception):
+    """A body's first attempt fails; its caller retries."""
+
+
+class Item(BaseModel):
+    label: str
+    _secret: str = PrivateAttr(default="")
+
+
+@dataclass
+class Trace:
+    """What the bodies and call sites of the current run did."""
+
+    entries: int = 0
+    crash_at: int = 0
+    failed_once: set[str] = field(default_factory=set)
+    completed: Counter[str] = field(default_factory=Counter)
+    wrong: list[tuple[str, Any]] = field(default_factory=list)
+    contexts: list[weakref.ref[Any]] = field(default_factory=list)  # every run's RunContext, to see it go
+
+
+PLAN: dict[str, Any] = {"top": (), "calls": {}}
+TRACE = [Trace()]
+
+
+def label_in(item: Item | None, tags: tuple[Any, ...], opts: dict[str, Any], pair: Any = None) -> str:
+    """The label a call carries, wherever the generator put it."""
+    for carried in (opts.get("mode"), tags[0] if tags else None, pair[0] if pair else None):
+        if carried:
+            return str(carried)
+    assert item is not None
+    return item._secret or item.label
+
+
+async def body(label: str, ctx: Any = None) -> tuple[Any, ...]:
+    call: Call = PLAN["calls"][label]
+    trace = TRACE[0]
+    trace.entries += 1
+    if trace.entries == trace.crash_at:
+        raise Crash(label)
+    if call.flaky and label not in trace.failed_once:
+        trace.failed_once.add(label)
+        raise Flaky(label)
+    answer = None
+    if call.pause:
+        request_id = f"q-{label}" if call.pause == "named" else None
+        answer = await ctx.request_info({"label": label}, response_type=str, request_id=request_id)
+    await run_groups(call.children)
+    trace.completed[label] += 1
+    return (label, color_of(label), answer)
+
+
+@maf.step
+async def alpha(item: Item | None, *tags: str, **opts: str) -> tuple[Any, ...]:
+    return await body(label_in(item, tags, opts))
+
+
+@maf.step
+async def beta(item: Item, color: Color, pair: tuple[str, int]) -> tuple[Any, ...]:
+    return await body(label_in(item, (), {}, pair))
+
+
+@maf.step
+async def gamma(item: Item, ctx: maf.RunContext, **opts: str) -> tuple[Any, ...]:
+    return await body(label_in(item, (), opts), ctx)
+
+
+def _item(call: Call) -> Item:
+    made = Item(label=call.label if call.carrier == "field" else "same")
+    if call.carrier == "private":
+        made._secret = call.label
+    return made
+
+
+def start(call: Call) -> Any:
+    """The step call the program's *call* makes, its label in its carrier."""
+    item = None if call.carrier == "plain" else _item(call)
+    if call.step == "beta":
+        pair = (call.label, 1) if call.carrier == "tuple" else ("", 1)
+        return beta(item, color_of(call.label), pair)
+    opts = {"mode": call.label} if call.carrier in ("kwarg", "plain") else {}
+    if call.step == "gamma":
+        return gamma(item, **opts)
+    tags = (call.label,) if call.carrier == "vararg" else ()
+    return alpha(item, *tags, **opts)
+
+
+async def invoke(call: Call) -> Any:
+    for _attempt in range(2):
+        try:
+            value = await start(call)
+        except Flaky:
+            continue
+        if canonical(value) != expected_value(call):
+            TRACE[0].wrong.append((call.label, canonical(value)))
+        return value
+    raise AssertionError(f"{call.label} failed twice")
+
+
+async def gathered(calls: tuple[Call, ...]) -> list[Any]:
+    """asyncio.gather that cancels and awaits the siblings of a call that raised (none outlives the run)."""
+    tasks = [asyncio.ensure_future(invoke(call)) for call in calls]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+async def run_groups(groups: tuple[Group, ...]) -> list[Any]:
+    values: list[Any] = []
+    for group in groups:
+        values.extend(await gathered(group.calls) if group.gathered else [await invoke(group.calls[0])])
+    return values
+
+
+@maf.workflow(name="replay_fuzz")
+async def fuzz_workflow(_: str) -> list[Any]:
+    TRACE[0].contexts.append(weakref.ref(get_run_context()))
+    return await run_groups(PLAN["top"])
+
+
+def plan(groups: tuple[Group, ...], crash_at: int = 0) -> None:
+    PLAN["top"] = groups
+    PLAN["calls"] = {call.label: call for call in walk(groups)}
+    TRACE[0] = Trace(crash_at=crash_at)

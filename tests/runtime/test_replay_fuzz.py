@@ -1,0 +1,41 @@
+"""The replay fuzzer in CI (issue 27, item 6): a fixed range of seeds, every invariant must hold.
+
+``bench/replay_fuzz.py`` runs more seeds and prints the counts per invariant.
+What the fuzzer found that is not fixed is in ``KNOWN_LIMITS``, each with its
+minimal case, tested on its own below.
+"""
+
+from __future__ import annotations
+
+import pytest
+from replay_fuzz import INVARIANTS, Tally, fuzz, judge, run_configuration
+from replay_fuzz_model import generate
+from shim_support import HAS_FINGERPRINTS
+
+pytestmark = pytest.mark.runtime
+
+SEEDS = range(0, 8)
+# invariant -> the limit (README, "Replay verification", limits) and its minimal case: a seed of the generator
+KNOWN_LIMITS: dict[str, tuple[str, int]] = {
+    "completed_rerun": ("scoped mode, call-order keys: a nested call's entry is scoped by its parent's key, so when "
+                        "a gathered parent's key changes between the runs (a retry took a key), its nested calls "
+                        "run again (no mismatch: they miss)", 8),
+}
+
+
+def test_replay_fuzz_invariants_hold() -> None:
+    tally = fuzz(SEEDS)
+    assert tally.programs == len(SEEDS)
+    assert all(tally.checks[name] for name in INVARIANTS), tally.describe()
+    assert not any(tally.violations.values()), tally.describe()
+
+
+def test_known_limit_nested_calls_of_a_parent_whose_key_moved_run_again() -> None:
+    _, seed = KNOWN_LIMITS["completed_rerun"]
+    program = generate(seed)
+    tally = Tally()
+    alone = run_configuration(program, None, "off")
+    judge(tally, program, "scoped", "error", run_configuration(program, "scoped", "error"), alone)
+    # 1.20+ fingerprints the gathered calls' plain arguments: their keys do not move
+    assert tally.violations["completed_rerun"] == (0 if HAS_FINGERPRINTS else 1), tally.describe()
+    assert sum(tally.violations.values()) == tally.violations["completed_rerun"], tally.describe()
