@@ -98,4 +98,9 @@ def test_a_reader_that_closes_the_pipe_early_gets_a_quiet_exit(tmp_path):
         process.stdout.close()  # as `| head -1` does
         _, error = process.communicate(timeout=120)
         assert error == b"", (args, error.decode()[-1000:])
-        assert process.returncode == 1, args
+        if args[0] == "rule":
+            # About 26 KB of docs fit in a pipe's 64 KB buffer: the writer may finish before the reader
+            # closes (exit 0) or meet the closed pipe (exit 1); either way, quietly.
+            assert process.returncode in (0, 1), args
+        else:
+            assert process.returncode == 1, args  # findings, and 400 of them overflow the pipe's buffer
