@@ -4,7 +4,8 @@ The silencers of a file: ``# steplint: disable-file=``, ``# steplint:
 disable=`` on the reported line, ``per-file-ignores`` of the configuration and
 ``# noqa`` on the reported line (unless noqa is disabled). Every one that
 matches a finding counts as used, so that STP100 only reports a ``# noqa``
-code that silenced nothing, whatever else also silenced the finding.
+code that silenced nothing, whatever else also silenced the finding. Nothing
+silences a rule that is ``always_reported`` (STP900, as ruff's syntax errors).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
+from steplint.catalog.registry import always_reported_codes
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.findings import ReportedFile
@@ -40,6 +42,8 @@ class FileSuppressions:
 
     def silences(self, diagnostic: Diagnostic) -> bool:
         code, line = diagnostic.code, diagnostic.line
+        if code in always_reported_codes():
+            return False
         silenced = (
             code_matches(self.comments.file_disabled, code)
             or code_matches(self.comments.disabled.get(line, ()), code)
