@@ -57,6 +57,9 @@ class Rule:
     graph_pin: ClassVar[str] = PIN_DEFINITION
     #: Whether ``--add-noqa`` silences a finding (a comment fixes neither a syntax error nor an unused noqa).
     silenced_by_add_noqa: ClassVar[bool] = True
+    #: Reported whatever the selection, ``ignore``, ``per-file-ignores`` or suppression comments say, as ruff
+    #: reports syntax errors: a file that was not checked must never pass as checked.
+    always_reported: ClassVar[bool] = False
     VALID: ClassVar[tuple[str, ...]] = ()
     INVALID: ClassVar[tuple[str, ...]] = ()
 

@@ -14,6 +14,11 @@ class UnusedNoqa(SuppressionRule):
     while the opt-in STP011 is off). A code that names no steplint rule at
     all is reported. Opt-in; `--disable-noqa` turns it off with the comments.
 
+    A file-level `# ruff: noqa: STPxxx` (or `# flake8: noqa: STPxxx`, `#
+    steplint: noqa: STPxxx`) is judged the same way over its whole file: a
+    code that silenced nothing anywhere in the file is reported on the
+    comment. A bare file-level noqa exempts the whole file, this rule too.
+
     ## Why is this bad?
     A stale suppression hides the next real finding on that line: when the
     code changes and a step starts calling a step there, nobody hears of it.
@@ -75,6 +80,10 @@ z = 3  # noqa: STP001
     INVALID = (
         """
 x = 1  # noqa: STP999, E501  # expect: STP100
+""",
+        """
+# ruff: noqa: STP999  # expect: STP100
+x = 1
 """,
     )
 

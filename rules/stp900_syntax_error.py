@@ -21,6 +21,12 @@ class SyntaxErrorRule(Rule):
     steplint cannot check a file it cannot parse, and neither can Python run
     it. The rest of the project is still analyzed.
 
+    A path named on the command line that does not exist or cannot be read is
+    reported too. As ruff reports syntax errors, this rule is reported
+    whatever the selection: `--select`, `--ignore`, `per-file-ignores`,
+    `# noqa` and `# steplint: disable` comments do not turn it off, so that
+    a file that was not checked never passes as checked.
+
     ## Example
     ```python
     @step
@@ -41,6 +47,7 @@ class SyntaxErrorRule(Rule):
     summary = "the file cannot be read or parsed"
     points_at = "the error position, else line 1"
     silenced_by_add_noqa = False
+    always_reported = True
     INVALID = (
         """
 def broken(:  # expect: STP900

@@ -91,6 +91,34 @@ def test_a_missing_path_is_a_finding_and_the_other_paths_are_linted(project):
     assert "nested.py:" in done.stdout and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("selection", [["--select", "STP001"], ["--ignore", "STP900"], ["--ignore", "ALL"]])
+def test_a_broken_or_missing_file_is_reported_whatever_the_selection(project, selection):
+    """As ruff's syntax errors: a file that was not checked never passes as checked."""
+    (project / "broken.py").write_text("def broken(:\n    pass\n")
+    (project / "pyproject.toml").write_text('[tool.steplint.per-file-ignores]\n"broken.py" = ["STP900"]\n')
+    (project / "silenced.py").write_text("# steplint: disable-file=all\ndef broken(:  # noqa: STP900\n    pass\n")
+    done = subprocess.run([sys.executable, "-m", "steplint", "--no-cache", *selection, "broken.py", "silenced.py",
+                           "nope.py"], cwd=project, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert reported_files(done.stdout) == {"broken.py", "silenced.py", "nope.py"}
+    assert set(codes(done.stdout)) == {"STP900"} and "All checks passed!" not in done.stdout
+
+
+def test_no_python_files_is_a_warning_as_in_ruff(project):
+    (project / "empty").mkdir()
+    (project / "empty" / "notes.txt").write_text("not python\n")
+    done = subprocess.run([sys.executable, "-m", "steplint", "--no-cache", "empty"], cwd=project,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "All checks passed!\n")
+    assert done.stderr == "warning: No Python files found under the given path(s)\n"
+    quiet = subprocess.run([sys.executable, "-m", "steplint", "--no-cache", "-q", "empty"], cwd=project,
+                           capture_output=True, text=True, timeout=120)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    clean = subprocess.run([sys.executable, "-m", "steplint", "--no-cache", "clean.py"], cwd=project,
+                           capture_output=True, text=True, timeout=120)
+    assert "No Python files" not in clean.stderr
+
+
 def test_unknown_option_is_a_usage_error(project):
     assert run(["--bogus"], cwd=project).exit_code == 2
 

@@ -113,6 +113,24 @@ def test_a_named_ignored_file_is_linted_unless_force_exclude(repository):
     assert done.returncode == 0 and findings(done.stdout) == []
 
 
+def test_a_named_ignored_folder_is_linted_unless_force_exclude(repository):
+    """As ruff: a folder named on the command line, or the one you stand in, is walked though ignored."""
+    (repository / "local" / "deeper").mkdir()
+    (repository / "local" / "deeper" / "more.py").write_text(NESTED)
+    (repository / "local" / "notes.tmp.py").write_text(NESTED)
+    (repository / ".gitignore").write_text("generated/*\n!generated/keep.py\nscratch/\n*.tmp.py\n")
+    assert steplint("--show-files", "scratch", "local", cwd=repository).stdout.splitlines() == [
+        "scratch/flow.py", "local/flow.py", "local/deeper/more.py"
+    ]  # the patterns that do not ignore the named folder itself still apply in it
+    assert steplint("--show-files", ".", cwd=repository / "local").stdout.splitlines() == ["flow.py", "deeper/more.py"]
+    assert steplint("--show-files", "local/deeper", cwd=repository).stdout.splitlines() == ["local/deeper/more.py"]
+    assert reported(steplint("--no-cache", "local", cwd=repository).stdout) == [
+        ("local/deeper/more.py", "STP001"), ("local/flow.py", "STP001")
+    ]
+    done = steplint("--no-cache", "--force-exclude", "local", cwd=repository)
+    assert done.returncode == 0 and findings(done.stdout) == []
+
+
 def test_gitignore_outside_a_repository_is_not_read(project):
     (project / ".gitignore").write_text("nested.py\n")
     assert "nested.py" in steplint("--show-files", ".", cwd=project).stdout.splitlines()

@@ -234,3 +234,54 @@ def test_directives_inside_strings_are_not_comments():
     assert by_tree.disabled == {11: ("STP041",)}
     assert by_tree.noqa_spans[10] == (len('emoji = "🎉 # noqa: STP020"  '), len('emoji = "🎉 # noqa: STP020"  # noqa: STP030'))
     assert by_tree == scan_suppressions(_STRINGS_AND_COMMENTS)  # what tokenize finds, for a file that does not parse
+
+
+# --- file-level exemptions: ruff's and flake8's ------------------------------------------------------
+
+
+def test_file_level_noqa_forms():
+    found = scan_suppressions(
+        "# ruff: noqa: STP001, E501\n"
+        "x = 1  # ruff: noqa: STP002\n"  # after code: ruff ignores it, and so does steplint
+        "    # flake8: noqa\n"
+        "#steplint:noqa:stp0\n"
+        "# RUFF: noqa\n"  # ruff's prefix is lower-case
+        "s = '# ruff: noqa'\n"
+    )
+    assert found.file_noqa == {1: ("STP001", "E501"), 3: (), 4: ("STP0",)}
+    assert found.file_noqa_spans[1] == (0, 26) and found.noqa == {}
+
+
+@pytest.mark.parametrize("comment, silenced", [
+    ("# ruff: noqa: STP001", True),
+    ("# ruff: noqa: STP040", False),
+    ("# ruff: noqa", True),
+    ("# flake8: noqa", True),
+    ("# flake8: noqa: STP001", True),  # ruff reads the codes of flake8's form too
+    ("# flake8: noqa: E501", False),
+    ("# steplint: noqa: STP0", True),
+])
+def test_cli_file_level_noqa_anywhere_on_its_own_line(tmp_path, comment, silenced):
+    (tmp_path / "top.py").write_text(f"{comment}\n{nested()}")
+    (tmp_path / "bottom.py").write_text(f"{nested()}{comment}\n")
+    for name in ("top.py", "bottom.py"):
+        result = steplint("--no-cache", name, cwd=tmp_path)
+        assert result.returncode == (0 if silenced else 1), result.stdout
+    assert steplint("--no-cache", "--disable-noqa", "top.py", cwd=tmp_path).returncode == 1
+
+
+def test_cli_stp100_judges_file_level_codes(tmp_path):
+    (tmp_path / "nested.py").write_text("# ruff: noqa: STP001, STP040\n# flake8: noqa: STP002\n" + nested())
+    result = steplint("--no-cache", "--extend-select", "STP100", "nested.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == (
+        "nested.py:1:1: STP100 warning: [*] unused noqa: STP040 silences nothing in this file; remove it\n"
+        "nested.py:2:1: STP100 warning: [*] unused noqa: STP002 silences nothing in this file; remove it\n"
+        "Found 2 findings (2 warnings).\n[*] 2 fixable with `--fix`.\n"
+    )
+    fixed = steplint("--no-cache", "--extend-select", "STP100", "--fix", "nested.py", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout
+    assert (tmp_path / "nested.py").read_text().splitlines()[:3] == ["# ruff: noqa: STP001", "", "from agent_framework import step"]
+    (tmp_path / "nested.py").write_text("# ruff: noqa: STP040\n# flake8: noqa\n" + nested())
+    blanket = steplint("--no-cache", "--extend-select", "STP100", "nested.py", cwd=tmp_path)
+    assert blanket.returncode == 0, blanket.stdout  # a bare one exempts the whole file, STP100 too, as in ruff

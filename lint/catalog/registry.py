@@ -47,3 +47,9 @@ def rule_for(code_or_name: str) -> type[Rule] | None:
 
 def all_codes() -> list[str]:
     return [rule.code for rule in all_rules()]
+
+
+@lru_cache(maxsize=1)
+def always_reported_codes() -> frozenset[str]:
+    """The codes no selection leaves out and nothing silences (``Rule.always_reported``)."""
+    return frozenset(rule.code for rule in all_rules() if rule.always_reported)

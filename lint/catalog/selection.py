@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from steplint.config.settings import ConfigError, Settings
 from steplint.rules.base import Rule
-from steplint.catalog.registry import all_rules
+from steplint.catalog.registry import all_rules, always_reported_codes
 
 
 def _matches(selector: str, code: str) -> bool:
@@ -40,4 +40,5 @@ def selected_rules(settings: Settings) -> list[type[Rule]]:
         chosen = {rule.code for rule in all_rules() if any(_matches(s, rule.code) for s in settings.select)}
     chosen |= {rule.code for rule in all_rules() if any(_matches(s, rule.code) for s in settings.extend_select)}
     chosen -= {rule.code for rule in all_rules() if any(_matches(s, rule.code) for s in settings.ignore)}
+    chosen |= always_reported_codes()
     return [rule for rule in all_rules() if rule.code in chosen]

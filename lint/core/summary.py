@@ -450,7 +450,10 @@ class Suppressions:
     ``noqa`` maps a line to its codes (an empty tuple means a bare ``# noqa``)
     and ``noqa_spans`` to where the directive is (0-based columns, for STP100);
     ``disabled`` maps a line to ``# steplint: disable=`` codes; ``file_disabled``
-    holds ``# steplint: disable-file=`` codes ("*" for all).
+    holds ``# steplint: disable-file=`` codes ("*" for all). ``file_noqa`` maps
+    the line of a file-level ``# ruff: noqa``, ``# flake8: noqa`` or ``#
+    steplint: noqa`` (on its own line) to its codes (empty: every code), and
+    ``file_noqa_spans`` to where it is.
     """
 
     noqa: dict[int, tuple[str, ...]] = field(default_factory=dict)
@@ -458,6 +461,8 @@ class Suppressions:
     noqa_lines: dict[int, str] = field(default_factory=dict)  # the text of each line with a noqa (STP100's fix)
     disabled: dict[int, tuple[str, ...]] = field(default_factory=dict)
     file_disabled: tuple[str, ...] = ()
+    file_noqa: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    file_noqa_spans: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

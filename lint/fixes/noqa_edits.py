@@ -8,7 +8,7 @@ import tokenize
 
 from steplint.core.diagnostics import Edit
 from steplint.source.python_parse import LINE_BREAK
-from steplint.summaries.suppression_comments import NOQA
+from steplint.summaries.suppression_comments import FILE_NOQA, NOQA
 
 
 def add_noqa_edit(text: str, line: int, code: str) -> Edit | None:
@@ -54,15 +54,16 @@ def remove_codes_edit(line_text: str, line: int, span: tuple[int, int], remove: 
     """
     start, end = span
     directive = line_text[start:end]
-    match = NOQA.match(directive)
+    match = NOQA.match(directive) or FILE_NOQA.match(directive)
     if match is None or match.group("codes") is None:
         return None
     codes = [c for c in match.group("codes").replace(",", " ").split()]
     kept = [c for c in codes if c.upper() not in remove]
     if len(kept) == len(codes):
         return None
-    if kept:
-        return Edit(line, start + 1, line, end + 1, f"# noqa: {', '.join(kept)}")
+    if kept:  # a file-level directive keeps its own prefix ("# ruff: noqa: ")
+        prefix = "# noqa: " if match.re is NOQA else directive[:match.start("codes")]
+        return Edit(line, start + 1, line, end + 1, f"{prefix}{', '.join(kept)}")
     rest = line_text[end:]
     if rest.strip():  # more comment after the directive: leave it, drop only the directive
         return Edit(line, start + 1, line, end + 1 + len(rest) - len(rest.lstrip()), "")

@@ -46,6 +46,8 @@ def run_check(options: CheckOptions) -> int:
         raise UsageError(str(exc)) from None
 
     diagnostics = result.diagnostics
+    if stdin is None and not result.files and not options.quiet_or_silent:
+        click.echo("warning: No Python files found under the given path(s)", err=True)  # ruff's words, exit 0 as in ruff
     _say_target(settings, diagnostics, options)
     if options.add_noqa:
         return _add_noqa(diagnostics, options, stdin)

@@ -2,9 +2,11 @@
 
 The silencers of a file: ``# steplint: disable-file=``, ``# steplint:
 disable=`` on the reported line, ``per-file-ignores`` of the configuration and
-``# noqa`` on the reported line (unless noqa is disabled). Every one that
+``# noqa`` on the reported line and the file-level ``# ruff: noqa``, ``#
+flake8: noqa`` and ``# steplint: noqa`` (unless noqa is disabled). Every one that
 matches a finding counts as used, so that STP100 only reports a ``# noqa``
-code that silenced nothing, whatever else also silenced the finding.
+code that silenced nothing, whatever else also silenced the finding. Nothing
+silences a rule that is ``always_reported`` (STP900, as ruff's syntax errors).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
+from steplint.catalog.registry import always_reported_codes
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.findings import ReportedFile
@@ -37,15 +40,21 @@ class FileSuppressions:
         self.ignored = per_file_ignores(file.path, settings)
         self.use_noqa = use_noqa
         self.used_noqa: dict[int, set[str]] = {}
+        self.used_file_noqa: dict[int, set[str]] = {}  # by the line of the file-level ``# ruff: noqa: CODES``
 
     def silences(self, diagnostic: Diagnostic) -> bool:
         code, line = diagnostic.code, diagnostic.line
+        if code in always_reported_codes():
+            return False
         silenced = (
             code_matches(self.comments.file_disabled, code)
             or code_matches(self.comments.disabled.get(line, ()), code)
             or code_matches(self.ignored, code)
         )
-        noqa = self.comments.noqa.get(line) if self.use_noqa else None
+        if not self.use_noqa:
+            return silenced
+        silenced = self._file_noqa_silences(code) or silenced
+        noqa = self.comments.noqa.get(line)
         if noqa is None:
             return silenced
         if not noqa:  # a bare "# noqa" silences everything on its line
@@ -55,17 +64,32 @@ class FileSuppressions:
             self.used_noqa.setdefault(line, set()).update(used)
         return silenced or bool(used)
 
+    def _file_noqa_silences(self, code: str) -> bool:
+        """Whether a file-level ``# ruff: noqa`` silences ``code``; every listed code that does counts as used."""
+        silenced = False
+        for line, codes in self.comments.file_noqa.items():
+            used = matching_codes(codes, code)
+            if used:
+                self.used_file_noqa.setdefault(line, set()).update(used)
+            silenced = silenced or not codes or bool(used)
+        return silenced
+
     def unused_noqa_codes(self) -> list[tuple[int, tuple[str, ...]]]:
         """(line, codes) of every ``# noqa: CODES`` whose listed codes silenced nothing, in line order."""
-        if not self.use_noqa:
-            return []
-        found = []
-        for line, codes in sorted(self.comments.noqa.items()):
-            used = self.used_noqa.get(line, set())
-            unused = tuple(code for code in codes if code not in used)
-            if unused:
-                found.append((line, unused))
-        return found
+        return _unused(self.comments.noqa, self.used_noqa) if self.use_noqa else []
+
+    def unused_file_noqa_codes(self) -> list[tuple[int, tuple[str, ...]]]:
+        """(line, codes) of every file-level ``# ruff: noqa: CODES`` whose listed codes silenced nothing."""
+        return _unused(self.comments.file_noqa, self.used_file_noqa) if self.use_noqa else []
+
+
+def _unused(listed: dict[int, tuple[str, ...]], used: dict[int, set[str]]) -> list[tuple[int, tuple[str, ...]]]:
+    found = []
+    for line, codes in sorted(listed.items()):
+        unused = tuple(code for code in codes if code not in used.get(line, set()))
+        if unused:
+            found.append((line, unused))
+    return found
 
 
 def per_file_ignores(path: str, settings: Settings) -> tuple[str, ...]:

@@ -1,5 +1,8 @@
 """STP100's findings: the ``# noqa`` codes that silenced nothing, judged after every other finding was suppressed.
 
+A file-level ``# ruff: noqa: CODES`` (``# flake8:``, ``# steplint:``) is judged
+the same way over the whole file; a bare one, like a bare ``# noqa``, never is.
+
 The report stage never calls a rule: the facts (which codes of each
 ``# noqa`` silenced nothing) come from ``FileSuppressions``, and the finding
 takes its code, name and severity from the selected suppression rule's class
@@ -34,9 +37,11 @@ def unused_noqa_findings(
             if module.broken:
                 continue  # no rule ran on a broken file: every noqa in it would look unused
             file = files[module.path]
-            for diagnostic in _unused_noqa(rule, module, file.unused_noqa_codes(), selected, known):
-                if not file.silences(diagnostic):
-                    yield diagnostic
+            judged = (
+                *_unused_noqa(rule, module, file.unused_noqa_codes(), selected, known, file_level=False),
+                *_unused_noqa(rule, module, file.unused_file_noqa_codes(), selected, known, file_level=True),
+            )
+            yield from (diagnostic for diagnostic in judged if not file.silences(diagnostic))
 
 
 def _unused_noqa(
@@ -45,9 +50,11 @@ def _unused_noqa(
     unused_noqa: list[tuple[int, tuple[str, ...]]],
     selected: frozenset[str],
     known: tuple[str, ...],
+    file_level: bool,
 ) -> Iterator[Diagnostic]:
-    """One finding per ``# noqa`` whose steplint codes name no rule, or name rules that all ran and found nothing."""
-    spans = module.suppressions.noqa_spans
+    """One finding per ``# noqa`` (``file_level``: per ``# ruff: noqa: CODES``) whose steplint codes name no rule,
+    or name rules that all ran and found nothing (on its line; in the file)."""
+    spans = module.suppressions.file_noqa_spans if file_level else module.suppressions.noqa_spans
     for line, codes in unused_noqa:
         unknown = [code for code in codes if code.startswith(_OWN_PREFIX) and not _names_rules(code, known)]
         unused = [code for code in codes if code not in unknown and _all_ran(code, known, selected)]
@@ -65,7 +72,7 @@ def _unused_noqa(
             code=rule.code,
             name=rule.name,
             severity=rule.severity,
-            message=_message(unused, unknown),
+            message=_message(unused, unknown, "in this file" if file_level else "on this line"),
             fix=Fix((edit,), safe=True, title="Remove the unused noqa codes") if edit is not None else None,
         )
 
@@ -80,10 +87,10 @@ def _all_ran(listed: str, known: tuple[str, ...], selected: frozenset[str]) -> b
     return listed.startswith(_OWN_PREFIX) and bool(named) and all(code in selected for code in named)
 
 
-def _message(unused: list[str], unknown: list[str]) -> str:
+def _message(unused: list[str], unknown: list[str], where: str) -> str:
     parts = []
     if unused:
-        parts.append(f"{', '.join(unused)} silence{'s' if len(unused) == 1 else ''} nothing on this line")
+        parts.append(f"{', '.join(unused)} silence{'s' if len(unused) == 1 else ''} nothing {where}")
     if unknown:
         parts.append(f"{', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not a steplint rule code")
     return f"unused noqa: {'; '.join(parts)}; remove {'it' if len(unused) + len(unknown) == 1 else 'them'}"

@@ -47,8 +47,9 @@ from steplint.source.reading import decode_source
 
 MAF = "agent_framework"
 _FACTORY_WORDS = ("step", "workflow", "StepWrapper")
-# STP100 judges ``# noqa: STPxxx`` comments; every one matches this (a ``#`` makes the search fast).
-_NOQA_STP = re.compile(r"#\s*noqa[^\n]*stp", re.IGNORECASE)
+# STP100 judges ``# noqa: STPxxx`` and ``# ruff: noqa: STPxxx`` comments; every one matches this (a ``#`` makes
+# the search fast).
+_NOQA_STP = re.compile(r"#\s*(?:(?:ruff|flake8)\s*:\s*)?noqa[^\n]*stp", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d]\w*")
 _MODULE = re.compile(r"\.*[\w.\s]*")
 # No ``\b`` in front: it would keep the regex engine from scanning for the literal (10x slower).

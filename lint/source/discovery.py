@@ -54,8 +54,8 @@ class Excluder:
     root: Path
     ignore_files: IgnoreFiles | None = None  # None: --no-respect-gitignore
 
-    def ignored(self, path: str, is_dir: bool) -> bool:
-        return self.ignore_files is not None and self.ignore_files.ignored(path, is_dir)
+    def ignored(self, path: str, is_dir: bool, named_folder: str | None = None) -> bool:
+        return self.ignore_files is not None and self.ignore_files.ignored(path, is_dir, named_folder)
 
     def excluded(self, path: str, walked_from: str | None = None) -> bool:
         # Only the components below a folder the user named count: linting
@@ -87,29 +87,32 @@ def discover(paths: list[str], excluder: Excluder, force_exclude: bool = False) 
         if not os.path.lexists(path):
             add(path, os.path.abspath(path))  # reading it says why: that path's STP900, the others still linted
         elif os.path.isdir(path):
-            for file, real in _walk(path, excluder):
+            for file, real in _walk(path, excluder, force_exclude):
                 add(file, real)
         elif not (force_exclude and (excluder.excluded(path) or excluder.ignored(path, False))):
             add(path, os.path.realpath(path))
     return found
 
 
-def _walk(top: str, excluder: Excluder) -> list[tuple[str, str]]:
+def _walk(top: str, excluder: Excluder, force_exclude: bool = False) -> list[tuple[str, str]]:
     """Python files under ``top`` with their real paths: top-down, a folder's files before its subfolders, by name.
 
     A folder's own path was matched when it was entered, so below it only each
     entry's name is, plus the whole path for patterns with a ``/``. The kind
     of each entry comes from the folder listing, and a file's real path from
-    its folder's unless it is a link itself: no system call per file.
+    its folder's unless it is a link itself: no system call per file. A
+    folder named on the command line is walked even when an ignore file
+    ignores it (as ruff does, unless ``--force-exclude``).
     """
     files: list[tuple[str, str]] = []
     visited: set[tuple[int, int]] = set()
     names, paths = _split_patterns(excluder.patterns)
+    named_ignored = top if not force_exclude and excluder.ignored(top, True) else None
 
     def excluded(path: str, name: str, is_dir: bool) -> bool:
         return (
             _name_excluded(name, names) or bool(paths) and excluder.excluded(path, top)
-            or excluder.ignored(path, is_dir)
+            or excluder.ignored(path, is_dir, named_ignored)
         )
 
     pending = [(top, os.path.realpath(top))]

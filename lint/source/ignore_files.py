@@ -79,14 +79,36 @@ class IgnoreFiles:
         self._folders[folder] = found
         return found
 
-    def ignored(self, path: str, is_dir: bool) -> bool:
+    def ignored(self, path: str, is_dir: bool, named_folder: str | None = None) -> bool:
+        """Whether ``path`` is ignored; inside ``named_folder`` (an ignored folder the user named), the
+        patterns that ignore that folder do not count, as ruff lints a folder named on its command line."""
         absolute = os.path.abspath(path)
         verdict = None
         for base, spec in self._specs(os.path.dirname(absolute)):
             relative = os.path.relpath(absolute, base).replace(os.sep, "/")
             if relative.startswith(".."):
                 continue
-            result = spec.check_file(relative + "/" if is_dir else relative)
-            if result.include is not None:
-                verdict = result.include
+            candidate = relative + "/" if is_dir else relative
+            named = _relative_folder(named_folder, base) if named_folder is not None else None
+            if named is None:
+                result = spec.check_file(candidate).include
+            else:
+                result = _last_match(spec, candidate, named)
+            if result is not None:
+                verdict = result
         return bool(verdict)
+
+
+def _relative_folder(folder: str, base: str) -> str | None:
+    """``folder`` relative to ``base`` with a trailing slash, None when it is not below ``base``."""
+    relative = os.path.relpath(os.path.abspath(folder), base).replace(os.sep, "/")
+    return None if relative.startswith("..") or relative == "." else relative + "/"
+
+
+def _last_match(spec: pathspec.GitIgnoreSpec, candidate: str, named: str) -> bool | None:
+    """The verdict of the last pattern that matches ``candidate`` but not the folder ``named``."""
+    verdict = None
+    for pattern in spec.patterns:
+        if pattern.include is not None and pattern.match_file(candidate) is not None and pattern.match_file(named) is None:
+            verdict = pattern.include
+    return verdict

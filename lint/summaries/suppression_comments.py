@@ -10,7 +10,11 @@ finds the comments of a file that does not parse. Files without the words
   separated by commas or spaces; each code silences the codes it prefixes);
 - ``# steplint: disable=STP001,STP010`` silences codes on its line;
 - ``# steplint: disable-file=STP030`` (anywhere) silences codes in the file;
-  ``*`` or ``all`` means every code.
+  ``*`` or ``all`` means every code;
+- ``# ruff: noqa: STP001``, ``# flake8: noqa[: CODES]`` and ``# steplint:
+  noqa[: CODES]`` on a line of their own (anywhere) silence codes in the file,
+  every code without a list, as ruff reads them (elsewhere on a line ruff
+  ignores them, and so does steplint).
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ from steplint.source.reading import ParsedSource
 NOQA = re.compile(
     r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?",
     re.IGNORECASE,
+)
+# ruff's file-level exemption: the tool's name is lower-case, "noqa" any case, the codes as in NOQA.
+FILE_NOQA = re.compile(
+    r"#\s*(?:ruff|flake8|steplint)\s*:\s*(?i:noqa)(?:\s*:\s*(?P<codes>[A-Za-z]+[0-9]+(?:[,\s]+[A-Za-z]+[0-9]+)*))?"
 )
 _CODE = r"(?:\*|[A-Za-z]+[0-9]*)"
 # Codes are comma-separated, so words after them ("disable=STP001 because ...") are a reason, not codes.
@@ -51,13 +59,10 @@ def scan_suppressions(text: str, parsed: ParsedSource | None = None) -> Suppress
     comments = _comments_outside_strings(parsed) if parsed is not None and parsed.tree is not None else _comments(text)
     for line, column, comment in comments:
         noqa = NOQA.search(comment)
-        if noqa is not None:
-            codes = noqa.group("codes")
-            found.noqa[line] = parse_codes(codes) if codes else ()
-            found.noqa_spans[line] = (column + noqa.start(), column + noqa.end())
+        file_noqa = FILE_NOQA.match(comment) if noqa is None else None
+        if noqa is not None or file_noqa is not None:
             lines = lines if lines is not None else text.splitlines()
-            if line <= len(lines):
-                found.noqa_lines[line] = lines[line - 1]
+            _record_noqa(found, line, column, noqa or file_noqa, noqa is None, lines)
         for directive in _DIRECTIVE.finditer(comment):
             codes = parse_codes(directive.group("codes"))
             if directive.group("kind") == "disable-file":
@@ -68,12 +73,25 @@ def scan_suppressions(text: str, parsed: ParsedSource | None = None) -> Suppress
     return found
 
 
+def _record_noqa(found: Suppressions, line: int, column: int, match: re.Match, file_level: bool, lines: list[str]) -> None:
+    """A ``# noqa`` for its line, or a file-level one when it stands on a line of its own (ruff ignores it after code)."""
+    text = lines[line - 1] if line <= len(lines) else None
+    if file_level and (text is None or text[:column].strip()):
+        return
+    codes = match.group("codes")
+    listed, spans = (found.file_noqa, found.file_noqa_spans) if file_level else (found.noqa, found.noqa_spans)
+    listed[line] = parse_codes(codes) if codes else ()
+    spans[line] = (column + match.start(), column + match.end())
+    if text is not None:
+        found.noqa_lines[line] = text
+
+
 def _comments_outside_strings(parsed: ParsedSource) -> Iterator[tuple[int, int, str]]:
     """(line, 0-based column, comment text) of the comments on lines that may hold a directive."""
     lines = parsed.lines()
     candidates = {
         number for number, line in enumerate(lines, start=1)
-        if "#" in line and (NOQA.search(line) is not None or "steplint" in line)
+        if "#" in line and (NOQA.search(line) is not None or FILE_NOQA.search(line) is not None or "steplint" in line)
     }
     if not candidates:
         return
