@@ -6,7 +6,7 @@ from steplint.analysis.checkpoint_types import CheckpointTypeJudge
 from steplint.analysis.program import Analysis, Decorated, maf_name
 from steplint.analysis.values import InstanceValue
 from steplint.core.diagnostics import Diagnostic
-from steplint.core.framework_versions import Version
+from steplint.core.framework_versions import REGISTER_CHECKPOINT_TYPE, Version, short_version
 from steplint.core.summary import Const, Display, ModuleSummary, Ref, iter_calls
 from steplint.rules.base import BROKEN, Rule
 
@@ -139,11 +139,16 @@ async def load(id: int) -> list[Row]:
                 step.anchor,
                 UnrestorableResult,
                 f"step '{step.display}' returns {blocked}, which a FileCheckpointStorage checkpoint cannot restore: "
-                "on agent-framework-core 1.18 the checkpoint is written but never listed or loaded (only a log line "
-                "says why), so a resume starts over and runs every step again; register the class with "
-                f"agent_framework.register_checkpoint_type({blocked.rsplit('.', 1)[-1]}) or pass "
-                "allowed_checkpoint_types=[...] to the storage",
+                f"on agent-framework-core {short_version(analysis.target_version)} the checkpoint is written but never listed or loaded (only a log line "
+                f"says why), so a resume starts over and runs every step again; {_remedy(analysis, blocked)}",
             )
+
+
+def _remedy(analysis: Analysis, blocked: str) -> str:
+    if analysis.target_version < REGISTER_CHECKPOINT_TYPE:  # importing register_checkpoint_type fails there
+        return "pass allowed_checkpoint_types=[...] to the storage (register_checkpoint_type arrived in 1.15)"
+    return (f"register the class with agent_framework.register_checkpoint_type({blocked.rsplit('.', 1)[-1]}) or pass "
+            "allowed_checkpoint_types=[...] to the storage")
 
 
 def _blocked(analysis: Analysis, judge: CheckpointTypeJudge, step: Decorated) -> str | None:
