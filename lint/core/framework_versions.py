@@ -49,6 +49,18 @@ FINGERPRINT_VERSION: Version = (1, 20, 0)
 #: and the other releases' changes touch no rule).
 SEMANTIC_BOUNDARIES: tuple[Version, ...] = (REGISTER_CHECKPOINT_TYPE, LOUD_CHECKPOINT_FAILURE, FINGERPRINT_VERSION)
 
+#: What holds before and from each boundary, for the rule book's version table (``steplint.catalog.docs``).
+FACTS: tuple[tuple[Version, str, str], ...] = (
+    (WORKFLOW_DEFINITION, "`@workflow` makes the runnable workflow (`.run()`, `checkpoint_storage=` on the decorator)",
+     "`@workflow` makes a definition; `.build(checkpoint_storage=...)` makes the runnable workflow"),
+    (REGISTER_CHECKPOINT_TYPE, "only `allowed_checkpoint_types=` on a storage allows a class",
+     "`register_checkpoint_type(cls)` allows a class too"),
+    (LOUD_CHECKPOINT_FAILURE, "`FileCheckpointStorage` writes a checkpoint it cannot load, then skips it",
+     "a checkpoint it cannot encode or load raises `WorkflowCheckpointException`"),
+    (FINGERPRINT_VERSION, "every step is keyed by call order; `replay_key=` raises `TypeError`",
+     "steps are keyed by argument fingerprints unless one cannot be made; `replay_key=`"),
+)
+
 OLDEST_SUPPORTED: Version = FUNCTIONAL_API
 NEWEST: Version = RELEASES[-1]
 
