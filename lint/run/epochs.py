@@ -16,6 +16,7 @@ are merged per place (path, span, code), as the report keeps one per place:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
@@ -95,7 +96,9 @@ def _one_finding(reports: list[tuple[tuple[Version, ...], Diagnostic]], admitted
 
 def _story(message: str, release: Version) -> str:
     """A message with the release it was told for left out: naming another release is not another story."""
-    return message.replace(format_version(release), "{release}")
+    for shown in (format_version(release), short_version(release)):
+        message = re.sub(rf"(?<![\d.]){re.escape(shown)}(?![\d]|\.\d)", "{release}", message)
+    return message
 
 
 def _place(diagnostic: Diagnostic) -> Place:
