@@ -8,6 +8,8 @@ names stop growing, a ``try`` joins the paths an exception may take. Binding
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Callable, Iterable
 
 from steplint.analysis import builtin_models
@@ -24,6 +26,7 @@ from steplint.analysis.values import (
     FunctionValue,
     ModuleValue,
     StepFactoryValue,
+    StepOptions,
     StepValue,
     Values,
     bounded,
@@ -229,19 +232,22 @@ class Statements:
     def decorate(self, decorators: Values, target: Values, summary: FunctionSummary, frame: Frame) -> Values:
         """What ``@decorator`` makes of ``target``; MAF's ``step``/``workflow`` make a step at the ``def``."""
         made: set = set()
+        site = (frame.unit.module.path, summary.span.line, summary.span.col)
         for decorator in decorators:
             maf = maf_factory(decorator)
             kind = maf[0] if maf is not None else decorator.kind if isinstance(decorator, StepFactoryValue) else None
             if kind is not None:
-                site = (frame.unit.module.path, summary.span.line, summary.span.col)
+                # A bare ``@step`` passes nothing: a wrapper that passes nothing either makes the same step.
+                options = decorator.options if isinstance(decorator, StepFactoryValue) else StepOptions()
                 for value in target:
-                    made.add(StepValue(kind, site, value if isinstance(value, FunctionValue) else None))
+                    made.add(StepValue(kind, site, value if isinstance(value, FunctionValue) else None, options))
                 continue
             if isinstance(decorator, ExternalValue) and decorator.name.startswith("builtins."):
                 # ``@staticmethod`` and friends wrap the function; applying them is not a call worth an edge.
                 made.update(builtin_models.call(self.session, decorator.name, [target], [], None, frame) or ONLY_UNKNOWN)
                 continue
-            made.update(self.session.call(frozenset({decorator}), [target], [], None, frame))
+            wrapped = self.session.call(frozenset({decorator}), [target], [], None, frame)
+            made.update(_made_here(wrapped, target, site))
         return bounded(made) if made else ONLY_UNKNOWN
 
     def _define_class(self, node: ClassStmt, frame: Frame) -> None:
@@ -437,3 +443,15 @@ _ASSIGNERS: dict[type, Callable[[Statements, TargetForm, Values, Frame], None]] 
     ItemTarget: Statements._assign_item,
     UnpackTarget: Statements._unpack,
 }
+
+
+def _made_here(values: Values, target: Values, site: tuple) -> Values:
+    """A decorator of the project that hands the function to MAF's ``step`` (``def step(f): return
+    agent_framework.step(f)``) makes the step at the ``def``, as ``@agent_framework.step`` would: one
+    wrapper makes many steps, each known by its own definition. Where it may also return something
+    else (the function itself when a guarded import of MAF failed), the step is what it makes, as a
+    name that may be MAF's step is: without MAF nothing replays, so only the step's hazards matter."""
+    made = frozenset(
+        replace(value, site=site) for value in values if isinstance(value, StepValue) and value.function in target
+    )
+    return made or values

@@ -18,7 +18,8 @@ from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ModuleFinder, ProjectIndex, Target
 from steplint.analysis.interpreter import Engine
-from steplint.analysis.values import StepValue
+from steplint.analysis.made_steps import joined_options, steps_made_at
+from steplint.analysis.values import StepOptions, StepValue
 from steplint.core.summary import (
     Binding,
     CallExpr,
@@ -63,6 +64,8 @@ class Decorated:
     decorated: bool  # True for the decorator forms, False for assignments
     made_in: str | None = None  # qualname of the function whose code runs ``step(...)``; None: module level
     site: tuple = ()  # (path, line, column) where the value-flow analysis makes it (``StepValue.site``)
+    #: What a wrapper or factory of the project passed to MAF (``config_call`` is then None).
+    options: StepOptions | None = None
 
     @property
     def replay_key_argument(self) -> Span | None:
@@ -83,6 +86,8 @@ class Decorated:
     @property
     def has_replay_key(self) -> bool:
         # ``step(**options)`` may pass one: precision over recall.
+        if self.options is not None and self.options.replay_key:
+            return True
         return self.replay_key_span is not None or (
             self.config_call is not None and self.config_call.kwarg("**") is not None
         )
@@ -93,6 +98,8 @@ class Decorated:
             name = self.config_call.kwarg("name")
             if isinstance(name, Const) and isinstance(name.value, str):
                 return name.value
+        if self.options is not None and self.options.name is not None:
+            return self.options.name
         return self.body.name if self.body is not None else self.display
 
 
@@ -209,25 +216,36 @@ class Analysis:
                 # A name that may be MAF's step (a guarded import) is.
                 kinds = [_kind(maf_name(target)) for target in candidates]
                 kind = next((k for k in kinds if k is not None), None)
-                if kind is None:
-                    continue
-                config = decorator if isinstance(decorator, CallExpr) else None
-                self._add(
-                    Decorated(
-                        kind=kind,
-                        key=f"{module.path}:{function.qualname}",
-                        display=_display(function.qualname),
-                        module=module,
-                        body=function,
-                        config_call=config,
-                        anchor=function.span,
-                        decorated=True,
-                        made_in=function.parent,
-                        site=(module.path, function.span.line, function.span.col),
-                    ),
-                    module,
-                )
-                break
+                if kind is not None:
+                    self._add_decorated(module, function, kind, decorator if isinstance(decorator, CallExpr) else None)
+                    break
+                if all(target.kind == "external" for target in candidates) and candidates:
+                    continue  # an outside decorator: it is not MAF's, and nothing of the project runs in it
+                made = steps_made_at(self.engine, self.index, module, function)
+                if made:
+                    # Made through the project's own code (a loader, a wrapper, a factory): as the value flow ran it.
+                    kind = min(value.kind for value in made)
+                    self._add_decorated(module, function, kind, None, joined_options(made))
+                    break
+
+    def _add_decorated(self, module: ModuleSummary, function: FunctionSummary, kind: str,
+                       config: CallExpr | None, options: StepOptions | None = None) -> None:
+        self._add(
+            Decorated(
+                kind=kind,
+                key=f"{module.path}:{function.qualname}",
+                display=_display(function.qualname),
+                module=module,
+                body=function,
+                config_call=config,
+                anchor=function.span,
+                decorated=True,
+                made_in=function.parent,
+                site=(module.path, function.span.line, function.span.col),
+                options=options,
+            ),
+            module,
+        )
 
     def _find_assigned(self, module: ModuleSummary) -> None:
         scopes: list[tuple[FunctionSummary | None, dict[str, list[Binding]]]] = [(None, module.bindings)]
