@@ -8,12 +8,10 @@ names stop growing, a ``try`` joins the paths an exception may take. Binding
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from typing import Callable, Iterable
 
 from steplint.analysis import builtin_models
-from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, truth
+from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, truth
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -247,7 +245,7 @@ class Statements:
                 made.update(builtin_models.call(self.session, decorator.name, [target], [], None, frame) or ONLY_UNKNOWN)
                 continue
             wrapped = self.session.call(frozenset({decorator}), [target], [], None, frame)
-            made.update(_made_here(wrapped, target, site))
+            made.update(made_at(wrapped, target, site, only_steps=True))
         return bounded(made) if made else ONLY_UNKNOWN
 
     def _define_class(self, node: ClassStmt, frame: Frame) -> None:
@@ -443,15 +441,3 @@ _ASSIGNERS: dict[type, Callable[[Statements, TargetForm, Values, Frame], None]] 
     ItemTarget: Statements._assign_item,
     UnpackTarget: Statements._unpack,
 }
-
-
-def _made_here(values: Values, target: Values, site: tuple) -> Values:
-    """A decorator of the project that hands the function to MAF's ``step`` (``def step(f): return
-    agent_framework.step(f)``) makes the step at the ``def``, as ``@agent_framework.step`` would: one
-    wrapper makes many steps, each known by its own definition. Where it may also return something
-    else (the function itself when a guarded import of MAF failed), the step is what it makes, as a
-    name that may be MAF's step is: without MAF nothing replays, so only the step's hazards matter."""
-    made = frozenset(
-        replace(value, site=site) for value in values if isinstance(value, StepValue) and value.function in target
-    )
-    return made or values

@@ -1,12 +1,13 @@
-"""Steps made at a ``def`` through code of the project: what the value flow binds a decorated name to.
+"""Steps made through code of the project: what the value flow binds a decorated or assigned name to.
 
 A decorator the project index cannot name as MAF's ``step`` or ``workflow`` may still
 hand the function to them: a name unpacked from what a loader returned (``workflow, step
 = _load_workflow_symbols()``), a wrapper that returns ``agent_framework.step(f, name=...)``,
-a decorator factory that returns ``agent_framework.step(**options)``. The interpreter runs
-the definition (the module's body, or the functions around a nested ``def``) and makes a
-``StepValue`` at the ``def`` for each of these; what is found here is exactly that, with the
-options MAF was given. A decorator whose result the interpreter cannot follow makes nothing.
+a decorator factory that returns ``agent_framework.step(**options)``; so may a call of such a
+wrapper (``tick = compat.step(_tick)``). The interpreter runs the definition (the module's
+body, or the functions around it) and makes a ``StepValue`` where the wrapper is applied, at
+the ``def`` or the call; what is found here is exactly that, with the options MAF was given.
+A decorator or call whose result the interpreter cannot follow makes nothing.
 """
 
 from __future__ import annotations
@@ -22,25 +23,41 @@ def steps_made_at(engine: Engine, index: ProjectIndex, module: ModuleSummary,
     """The steps or workflows the value flow binds ``function``'s name to, made at its ``def``."""
     if function.class_qualname is not None:
         return []  # a class body's names live in the class: methods are found by their decorators alone
-    if function.parent is None:
-        found = engine.module_unit(module).union_env.get(function.name, ())
-        return _made_at(found, module, function)
+    site = (module.path, function.span.line, function.span.col)
+    return [
+        value for value in _bound(engine, index, module, index.function(module, function.parent), function.name)
+        if tuple(value.site[:3]) == site and value.function is not None and value.function.qualname == function.qualname
+    ]
+
+
+def steps_assigned(engine: Engine, index: ProjectIndex, module: ModuleSummary, scope: FunctionSummary | None,
+                   name: str, site: tuple) -> list[StepValue]:
+    """The steps or workflows the value flow binds ``name`` to in ``scope``, made by the call at ``site``."""
+    return [value for value in _bound(engine, index, module, scope, name) if tuple(value.site[:3]) == site]
+
+
+def _bound(engine: Engine, index: ProjectIndex, module: ModuleSummary, scope: FunctionSummary | None,
+           name: str) -> list[StepValue]:
+    """Every step value ``name`` is bound to in ``scope`` (the module's body when None)."""
+    if scope is None:
+        values = engine.module_unit(module).union_env.get(name, ())
+        return [value for value in values if isinstance(value, StepValue)]
     session = engine.runtime_session(module)
     try:
-        scope = _enclosing_unit(engine, session, index, module, function)
-        if scope is None:
+        unit = _scope_unit(engine, session, index, module, scope)
+        if unit is None:
             return []
-        session.run([scope])
-        return _made_at(scope.union_env.get(function.name, ()), module, function)
+        session.run([unit])
+        return [value for value in unit.union_env.get(name, ()) if isinstance(value, StepValue)]
     finally:
         engine.discard(session)
 
 
-def _enclosing_unit(engine: Engine, session, index: ProjectIndex, module: ModuleSummary,
-                    function: FunctionSummary) -> Unit | None:
-    """A root unit of the function around ``function``, closing over the units of the functions around it."""
+def _scope_unit(engine: Engine, session, index: ProjectIndex, module: ModuleSummary,
+                scope: FunctionSummary) -> Unit | None:
+    """A root unit of ``scope``, closing over root units of the functions around it."""
     chain: list[FunctionSummary] = []
-    current = index.function(module, function.parent)
+    current: FunctionSummary | None = scope
     while current is not None:
         chain.append(current)
         current = index.function(module, current.parent)
@@ -52,15 +69,6 @@ def _enclosing_unit(engine: Engine, session, index: ProjectIndex, module: Module
             return None
         closure = unit.id
     return unit
-
-
-def _made_at(values, module: ModuleSummary, function: FunctionSummary) -> list[StepValue]:
-    site = (module.path, function.span.line, function.span.col)
-    return [
-        value for value in values
-        if isinstance(value, StepValue) and tuple(value.site[:3]) == site
-        and value.function is not None and value.function.qualname == function.qualname
-    ]
 
 
 def joined_options(made: list[StepValue]) -> StepOptions:

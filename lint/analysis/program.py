@@ -18,7 +18,7 @@ from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ModuleFinder, ProjectIndex, Target
 from steplint.analysis.interpreter import Engine
-from steplint.analysis.made_steps import joined_options, steps_made_at
+from steplint.analysis.made_steps import joined_options, steps_assigned, steps_made_at
 from steplint.analysis.values import StepOptions, StepValue
 from steplint.core.summary import (
     Binding,
@@ -266,6 +266,11 @@ class Analysis:
             # ``step(name="x")(fn)``: the inner call configures, the outer one wraps.
             kind = _kind(maf_name(self.index.resolve(module, scope, value.func.func)))
             config = value.func
+        options = None
+        if kind is None and value.args and factory is not None and factory.kind != "external":
+            # A wrapper of the project (``tick = compat.step(_tick)``): as the value flow ran it.
+            made = steps_assigned(self.engine, self.index, module, scope, name, (module.path, value.span.line, value.span.col))
+            kind, config, options = (min(v.kind for v in made), None, joined_options(made)) if made else (None, None, None)
         if kind is None or not value.args:
             return
         body_target = self.index.resolve(module, scope, value.args[0], before_order=binding.order)
@@ -284,6 +289,7 @@ class Analysis:
                 decorated=False,
                 made_in=scope.qualname if scope is not None else None,
                 site=(module.path, value.span.line, value.span.col),
+                options=options,
             ),
             module,
         )
