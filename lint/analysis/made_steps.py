@@ -18,39 +18,60 @@ from steplint.analysis.values import FunctionValue, StepOptions, StepValue
 from steplint.core.summary import FunctionSummary, ModuleSummary
 
 
-def steps_made_at(engine: Engine, index: ProjectIndex, module: ModuleSummary,
-                  function: FunctionSummary) -> list[StepValue]:
-    """The steps or workflows the value flow binds ``function``'s name to, made at its ``def``."""
-    if function.class_qualname is not None:
-        return []  # a class body's names live in the class: methods are found by their decorators alone
-    site = (module.path, function.span.line, function.span.col)
-    return [
-        value for value in _bound(engine, index, module, index.function(module, function.parent), function.name)
-        if tuple(value.site[:3]) == site and value.function is not None and value.function.qualname == function.qualname
-    ]
+class MadeSteps:
+    """The step values each scope binds its names to, computed once per scope (a module's body is shared
+    with every other question about it; a function's runs once, in a session of its own)."""
+
+    def __init__(self, engine: Engine, index: ProjectIndex):
+        self.engine = engine
+        self.index = index
+        self._bound: dict[tuple[str, str], dict[str, list[StepValue]]] = {}
+
+    def at_def(self, module: ModuleSummary, function: FunctionSummary) -> list[StepValue]:
+        """The steps or workflows the value flow binds ``function``'s name to, made at its ``def``."""
+        if function.class_qualname is not None:
+            return []  # a class body's names live in the class: methods are found by their decorators alone
+        site = (module.path, function.span.line, function.span.col)
+        return [
+            value for value in self._in(module, self.index.function(module, function.parent)).get(function.name, ())
+            if tuple(value.site[:3]) == site and value.function is not None
+            and value.function.qualname == function.qualname
+        ]
+
+    def assigned(self, module: ModuleSummary, scope: FunctionSummary | None, name: str,
+                 site: tuple) -> list[StepValue]:
+        """The steps or workflows the value flow binds ``name`` to in ``scope``, made by the call at ``site``."""
+        return [value for value in self._in(module, scope).get(name, ()) if tuple(value.site[:3]) == site]
+
+    def _in(self, module: ModuleSummary, scope: FunctionSummary | None) -> dict[str, list[StepValue]]:
+        key = (module.path, scope.qualname if scope is not None else "")
+        found = self._bound.get(key)
+        if found is None:
+            found = self._bound[key] = _steps_by_name(self._env(module, scope))
+        return found
+
+    def _env(self, module: ModuleSummary, scope: FunctionSummary | None) -> dict:
+        """Every value each name of ``scope`` is bound to (the module's body when None)."""
+        if scope is None:
+            return self.engine.module_unit(module).union_env
+        session = self.engine.runtime_session(module)
+        try:
+            unit = _scope_unit(self.engine, session, self.index, module, scope)
+            if unit is None:
+                return {}
+            session.run([unit])
+            return dict(unit.union_env)
+        finally:
+            self.engine.discard(session)
 
 
-def steps_assigned(engine: Engine, index: ProjectIndex, module: ModuleSummary, scope: FunctionSummary | None,
-                   name: str, site: tuple) -> list[StepValue]:
-    """The steps or workflows the value flow binds ``name`` to in ``scope``, made by the call at ``site``."""
-    return [value for value in _bound(engine, index, module, scope, name) if tuple(value.site[:3]) == site]
-
-
-def _bound(engine: Engine, index: ProjectIndex, module: ModuleSummary, scope: FunctionSummary | None,
-           name: str) -> list[StepValue]:
-    """Every step value ``name`` is bound to in ``scope`` (the module's body when None)."""
-    if scope is None:
-        values = engine.module_unit(module).union_env.get(name, ())
-        return [value for value in values if isinstance(value, StepValue)]
-    session = engine.runtime_session(module)
-    try:
-        unit = _scope_unit(engine, session, index, module, scope)
-        if unit is None:
-            return []
-        session.run([unit])
-        return [value for value in unit.union_env.get(name, ()) if isinstance(value, StepValue)]
-    finally:
-        engine.discard(session)
+def _steps_by_name(env: dict) -> dict[str, list[StepValue]]:
+    found: dict[str, list[StepValue]] = {}
+    for name, values in env.items():
+        steps = [value for value in values if isinstance(value, StepValue)]
+        if steps:
+            found[name] = steps
+    return found
 
 
 def _scope_unit(engine: Engine, session, index: ProjectIndex, module: ModuleSummary,

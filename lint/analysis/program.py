@@ -18,7 +18,7 @@ from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ModuleFinder, ProjectIndex, Target
 from steplint.analysis.interpreter import Engine
-from steplint.analysis.made_steps import joined_options, steps_assigned, steps_made_at
+from steplint.analysis.made_steps import MadeSteps, joined_options
 from steplint.analysis.values import StepOptions, StepValue
 from steplint.core.summary import (
     Binding,
@@ -139,6 +139,7 @@ class Analysis:
         self.engine = Engine(self.index.module, self.index.functions, self.index.classes, self.index.by_path)
         self._flows: dict[str, ModuleFlow] = {}
         self._by_site: dict[tuple, Decorated] = {}
+        self._made = MadeSteps(self.engine, self.index)
 
     def flow(self, module: ModuleSummary) -> ModuleFlow:
         """The value flow of ``module``'s steps and workflows (one runtime session per checked module)."""
@@ -221,7 +222,7 @@ class Analysis:
                     break
                 if all(target.kind == "external" for target in candidates) and candidates:
                     continue  # an outside decorator: it is not MAF's, and nothing of the project runs in it
-                made = steps_made_at(self.engine, self.index, module, function)
+                made = self._made.at_def(module, function)
                 if made:
                     # Made through the project's own code (a loader, a wrapper, a factory): as the value flow ran it.
                     kind = min(value.kind for value in made)
@@ -266,14 +267,17 @@ class Analysis:
             # ``step(name="x")(fn)``: the inner call configures, the outer one wraps.
             kind = _kind(maf_name(self.index.resolve(module, scope, value.func.func)))
             config = value.func
-        options = None
-        if kind is None and value.args and factory is not None and factory.kind != "external":
-            # A wrapper of the project (``tick = compat.step(_tick)``): as the value flow ran it.
-            made = steps_assigned(self.engine, self.index, module, scope, name, (module.path, value.span.line, value.span.col))
-            kind, config, options = (min(v.kind for v in made), None, joined_options(made)) if made else (None, None, None)
-        if kind is None or not value.args:
+        wrapper = kind is None and factory is not None and factory.kind == "function"  # of the project
+        if not value.args or (kind is None and not wrapper):
             return
         body_target = self.index.resolve(module, scope, value.args[0], before_order=binding.order)
+        options = None
+        if wrapper and body_target is not None and body_target.kind == "function":
+            # A wrapper of the project applied to a function (``tick = compat.step(_tick)``): as the value flow ran it.
+            made = self._made.assigned(module, scope, name, (module.path, value.span.line, value.span.col))
+            kind, config, options = (min(v.kind for v in made), None, joined_options(made)) if made else (None, None, None)
+        if kind is None:
+            return
         body = body_target.function if body_target is not None and body_target.kind == "function" else None
         body_module = body_target.module if body is not None and body_target is not None else module
         qualname = f"{scope.qualname}.<locals>.{name}" if scope is not None else name
