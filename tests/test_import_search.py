@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from cli_samples import steplint
 from expectations import FIXTURES, expected_for
+
+from steplint.source.import_search import ImportSearch
 
 CASE = FIXTURES / "namespace_packages"
 
@@ -55,6 +59,14 @@ def test_a_namespace_package_beside_the_importer_is_found(placed, where, args):
     assert reported == expected
 
 
+def test_a_top_level_module_beside_the_namespace_packages_changes_nothing(placed):
+    # The project's folder is then a root of the run too: ``shared.models`` found there is still the portion's module.
+    (placed / "app.py").write_text("print('entry')\n")
+    for cwd in (placed, placed.parent):
+        result = steplint("--no-cache", "--isolated", "--output-format", "json", ".", cwd=cwd)
+        assert _codes(result, cwd) == _expected(placed)
+
+
 def test_the_nearest_folder_that_has_the_module_wins(placed):
     # A decoy ``shared/models.py`` further up, where Ticket is a TypedDict too: the app's own beside it is the one.
     decoy = placed.parent / "shared"
@@ -86,3 +98,76 @@ def test_a_cached_run_sees_the_namespace_package_appear_beside_the_importer(plac
     assert (8, "STP010") in reported()  # the same from the cache
     shutil.move(str(shared), str(placed / "shared"))
     assert reported() == {(13, "STP010")}
+
+
+# PEP 420 as the path finder does it: each tree is built in tmp_path under the sys.path entries
+# ``a`` and ``b`` (in that order); ``importlib.util.find_spec`` in a fresh interpreter says which file
+# a name means, and the import search must name the same one (or none where Python finds no file).
+PATH_FINDER_CASES = {
+    "a-namespace-package-beside-a-top-level-module": (
+        ["a/app.py", "a/shared/models.py", "a/agents/main.py"],
+        ["shared.models", "agents.main", "app", "shared"],
+    ),
+    "a-regular-package-on-a-later-entry-beats-an-earlier-portion": (
+        ["a/pkg/mod.py", "b/pkg/__init__.py", "b/pkg/mod.py"],
+        ["pkg.mod", "pkg"],
+    ),
+    "portions-on-several-entries-merge": (
+        ["a/pkg/one.py", "b/pkg/two.py", "b/pkg/sub/three.py"],
+        ["pkg.one", "pkg.two", "pkg.sub.three"],
+    ),
+    "a-module-file-beats-a-namespace-folder-of-the-same-name": (
+        ["a/tool/extra.py", "a/tool.py"],
+        ["tool", "tool.extra"],
+    ),
+    "a-regular-package-beats-a-module-file-beside-it": (
+        ["a/tool/__init__.py", "a/tool.py", "a/tool/extra.py"],
+        ["tool", "tool.extra"],
+    ),
+    "a-module-on-a-later-entry-beats-an-earlier-portion": (
+        ["a/tool/extra.py", "b/tool.py"],
+        ["tool", "tool.extra"],
+    ),
+    "a-regular-package-hides-the-same-package-on-a-later-entry": (
+        ["a/pkg/__init__.py", "b/pkg/__init__.py", "b/pkg/only_here.py"],
+        ["pkg", "pkg.only_here"],
+    ),
+    "a-namespace-portion-inside-a-regular-package": (
+        ["a/pkg/__init__.py", "a/pkg/inner/deep.py"],
+        ["pkg.inner.deep", "pkg.inner"],
+    ),
+}
+
+
+def _python_finds(entries: list[Path], names: list[str]) -> dict[str, str | None]:
+    script = (
+        "import importlib.util, json, sys\n"
+        "found = {}\n"
+        "for name in sys.argv[1:]:\n"
+        "    try:\n"
+        "        spec = importlib.util.find_spec(name)\n"
+        "    except ImportError:\n"
+        "        spec = None\n"
+        "    found[name] = spec.origin if spec is not None and spec.has_location else None\n"
+        "print(json.dumps(found))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path[:0] = {[str(e) for e in entries]!r}\n" + script, *names],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("files, names", PATH_FINDER_CASES.values(), ids=PATH_FINDER_CASES.keys())
+def test_the_import_search_finds_what_python_finds(tmp_path, files, names):
+    for file in files:
+        (tmp_path / file).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / file).write_text("")
+    entries = [tmp_path / "a", tmp_path / "b"]
+    for entry in entries:
+        entry.mkdir(exist_ok=True)
+    python = _python_finds(entries, names)
+    search = ImportSearch([str(e) for e in entries], [])
+    assert {name: search.on_path(name) for name in names} == python

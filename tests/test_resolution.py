@@ -172,3 +172,42 @@ def test_comprehension_and_lambda_names_are_not_read_from_the_enclosing_function
         """
     )
     assert function(summary, "inner").loaded_names == {"items", "table", "firsts", "pairs", "pick", "value"}
+
+
+def test_a_step_made_through_a_factory_has_the_options_the_factory_passed():
+    summary = summarize(
+        """
+        import agent_framework
+
+        def named(func):
+            return agent_framework.step(func, name="fixed")
+
+        def configured(**options):
+            return agent_framework.step(**options)
+
+        def keyed(func):
+            return agent_framework.step(func, replay_key=lambda *args: repr(args))
+
+        def unkeyed(func):
+            return agent_framework.step(func, replay_key=None)
+
+        @named
+        async def a(label: str) -> str:
+            return label
+
+        @configured(name="chosen")
+        async def b(label: str) -> str:
+            return label
+
+        @keyed
+        async def c(label: str) -> str:
+            return label
+
+        @unkeyed
+        async def d(label: str) -> str:
+            return label
+        """
+    )
+    steps = {item.display: item for item in Analysis([summary]).steps_in(summary)}
+    assert {name: steps[name].maf_name for name in "abcd"} == {"a": "fixed", "b": "chosen", "c": "c", "d": "d"}
+    assert {name: steps[name].has_replay_key for name in "abcd"} == {"a": False, "b": False, "c": True, "d": False}

@@ -32,6 +32,7 @@ from steplint.analysis.values import (
     InstanceValue,
     PartialValue,
     StepFactoryValue,
+    StepOptions,
     StepValue,
     Value,
     Values,
@@ -87,7 +88,7 @@ class Calls:
         made: set = set()
         site = (frame.unit.module.path, span.line, span.col) if span is not None else ("<step>",)
         for value in _positional(args, 0):
-            made.add(StepValue(callee.kind, site, value if isinstance(value, FunctionValue) else None))
+            made.add(StepValue(callee.kind, site, value if isinstance(value, FunctionValue) else None, callee.options))
         return frozenset(made) or ONLY_UNKNOWN
 
     def _call_partial(self, callee: PartialValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -149,15 +150,40 @@ class Calls:
         maf = maf_factory(callee)
         if maf is not None:
             kind, _ = maf
+            options = self._step_options(kwargs)
             functions = [v for v in _positional(args, 0) if isinstance(v, FunctionValue)]
             if functions:
                 site = (frame.unit.module.path, span.line, span.col) if span is not None else ("<step>",)
-                return frozenset(StepValue(kind, site, f) for f in functions)
-            return frozenset({StepFactoryValue(kind)})
+                return frozenset(StepValue(kind, site, f, options) for f in functions)
+            return frozenset({StepFactoryValue(kind, options)})
         modeled = builtin_models.call(self.session, callee.name, args, kwargs, span, frame)
         if modeled is not None:
             return modeled
         return frozenset({ExternalValue(f"{callee.name}()")})
+
+    def _step_options(self, kwargs: list) -> StepOptions:
+        """What a call of MAF's ``step`` passed: ``name=`` when it is one string; whether ``replay_key=`` may
+        be given a key (a spread whose keys are not all known may give one)."""
+        keywords: list[tuple[str, Values]] = []
+        spread_unknown = False
+        for name, values in kwargs:
+            if name != "**":
+                keywords.append((name, values))
+                continue
+            for container in values:
+                keys = self.session.container_keys(container) if isinstance(container, ContainerValue) else None
+                if keys is None or container.kind != "dict" or not all(isinstance(k, str) for k in keys):
+                    spread_unknown = True
+                    continue
+                keywords.extend((key, self.session.read_cell(container, key)) for key in keys)
+        names = {v.value for name, values in keywords if name == "name" for v in values if isinstance(v, ConstValue)}
+        name_values = [v for name, values in keywords if name == "name" for v in values]
+        one_name = names.pop() if len(names) == 1 and len(name_values) == 1 and not spread_unknown else None
+        replay_key = spread_unknown or any(
+            not (isinstance(v, ConstValue) and v.value is None)
+            for name, values in keywords if name == "replay_key" for v in values
+        )
+        return StepOptions(one_name if isinstance(one_name, str) else None, replay_key)
 
     def _note_handed(self, callee: ExternalValue, args: list, kwargs: list, span: Span, frame: Frame) -> None:
         """Coroutines given to an outside callable, directly or as items of a container (``gather(*calls)``)."""
@@ -312,10 +338,11 @@ class Calls:
         return frozenset({holder})
 
     def _kwargs(self, function: FunctionValue, params: tuple[Param, ...], keywords: dict[str, set]) -> Values:
-        holder = ContainerValue("dict", ("<kwargs>", function.path, function.qualname), self.session.id)
-        for name, items in keywords.items():
-            if not any(p.name == name for p in params):
-                self.session.write_cell(holder, name, frozenset(items), None)
+        extra = sorted(name for name in keywords if not any(p.name == name for p in params))
+        # One holder per set of keywords: ``@options(name="a")`` and ``@options(replay_key=k)`` stay apart.
+        holder = ContainerValue("dict", ("<kwargs>", function.path, function.qualname, *extra), self.session.id)
+        for name in extra:
+            self.session.write_cell(holder, name, frozenset(keywords[name]), None)
         return frozenset({holder})
 
     # --- iterating, awaiting, entering ----------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import Frame, SessionApi, truth
+from steplint.analysis.interpret_shared import Frame, SessionApi, made_at, truth
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -21,6 +21,7 @@ from steplint.analysis.values import (
     ContainerValue,
     FunctionValue,
     ModuleValue,
+    StepValue,
     Values,
     bounded,
     const,
@@ -124,7 +125,11 @@ class Expressions:
             else:
                 args.append(self.expr(arg, frame))
         kwargs = [(name, self.expr(value, frame)) for name, value in node.kwargs]
-        return self.session.call(callees, args, kwargs, node.span, frame)
+        made = self.session.call(callees, args, kwargs, node.span, frame)
+        if node.span is not None and any(isinstance(value, StepValue) for value in made):
+            given = [v for arg in args if not isinstance(arg, tuple) for v in arg if isinstance(v, FunctionValue)]
+            made = made_at(made, given, (frame.unit.module.path, node.span.line, node.span.col))
+        return made
 
     def _const(self, node: Const, frame: Frame) -> Values:
         return const(node.value)

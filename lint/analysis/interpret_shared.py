@@ -11,7 +11,7 @@ the stage stay free of import cycles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from steplint.analysis.values import (
@@ -20,6 +20,7 @@ from steplint.analysis.values import (
     ExternalValue,
     FunctionValue,
     InstanceValue,
+    StepValue,
     Value,
     Values,
     bounded,
@@ -223,3 +224,20 @@ class SessionApi(Protocol):
     def iterate(self, values: Values, frame: Frame) -> Values: ...
     def awaited(self, values: Values) -> Values: ...
     def enter(self, values: Values, frame: Frame, is_async: bool) -> Values: ...
+
+
+def made_at(values: Values, given: Values | list, site: tuple, only_steps: bool = False) -> Values:
+    """The steps of ``values`` that code of the project made of a function it was ``given``, made at ``site``.
+
+    A wrapper (``def step(f): return agent_framework.step(f)``) makes the step where it is applied, as
+    ``agent_framework.step(f)`` there would: one wrapper makes many steps, each known by where it is
+    applied. With ``only_steps`` (a decorator), where it may also return something else (the function
+    itself when a guarded import of MAF failed) the step is what it makes, as a name that may be MAF's
+    step is: without MAF nothing replays, so only the step's hazards matter.
+    """
+    made = frozenset(
+        replace(value, site=site) for value in values if isinstance(value, StepValue) and value.function in given
+    )
+    if only_steps:
+        return made or values
+    return made | frozenset(v for v in values if not (isinstance(v, StepValue) and v.function in given))

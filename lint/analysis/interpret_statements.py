@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from steplint.analysis import builtin_models
-from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, truth
+from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, truth
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -24,6 +24,7 @@ from steplint.analysis.values import (
     FunctionValue,
     ModuleValue,
     StepFactoryValue,
+    StepOptions,
     StepValue,
     Values,
     bounded,
@@ -229,19 +230,22 @@ class Statements:
     def decorate(self, decorators: Values, target: Values, summary: FunctionSummary, frame: Frame) -> Values:
         """What ``@decorator`` makes of ``target``; MAF's ``step``/``workflow`` make a step at the ``def``."""
         made: set = set()
+        site = (frame.unit.module.path, summary.span.line, summary.span.col)
         for decorator in decorators:
             maf = maf_factory(decorator)
             kind = maf[0] if maf is not None else decorator.kind if isinstance(decorator, StepFactoryValue) else None
             if kind is not None:
-                site = (frame.unit.module.path, summary.span.line, summary.span.col)
+                # A bare ``@step`` passes nothing: a wrapper that passes nothing either makes the same step.
+                options = decorator.options if isinstance(decorator, StepFactoryValue) else StepOptions()
                 for value in target:
-                    made.add(StepValue(kind, site, value if isinstance(value, FunctionValue) else None))
+                    made.add(StepValue(kind, site, value if isinstance(value, FunctionValue) else None, options))
                 continue
             if isinstance(decorator, ExternalValue) and decorator.name.startswith("builtins."):
                 # ``@staticmethod`` and friends wrap the function; applying them is not a call worth an edge.
                 made.update(builtin_models.call(self.session, decorator.name, [target], [], None, frame) or ONLY_UNKNOWN)
                 continue
-            made.update(self.session.call(frozenset({decorator}), [target], [], None, frame))
+            wrapped = self.session.call(frozenset({decorator}), [target], [], None, frame)
+            made.update(made_at(wrapped, target, site, only_steps=True))
         return bounded(made) if made else ONLY_UNKNOWN
 
     def _define_class(self, node: ClassStmt, frame: Frame) -> None:

@@ -18,7 +18,8 @@ from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ModuleFinder, ProjectIndex, Target
 from steplint.analysis.interpreter import Engine
-from steplint.analysis.values import StepValue
+from steplint.analysis.made_steps import MadeSteps, joined_options
+from steplint.analysis.values import StepOptions, StepValue
 from steplint.core.summary import (
     Binding,
     CallExpr,
@@ -63,6 +64,8 @@ class Decorated:
     decorated: bool  # True for the decorator forms, False for assignments
     made_in: str | None = None  # qualname of the function whose code runs ``step(...)``; None: module level
     site: tuple = ()  # (path, line, column) where the value-flow analysis makes it (``StepValue.site``)
+    #: What a wrapper or factory of the project passed to MAF (``config_call`` is then None).
+    options: StepOptions | None = None
 
     @property
     def replay_key_argument(self) -> Span | None:
@@ -83,6 +86,8 @@ class Decorated:
     @property
     def has_replay_key(self) -> bool:
         # ``step(**options)`` may pass one: precision over recall.
+        if self.options is not None and self.options.replay_key:
+            return True
         return self.replay_key_span is not None or (
             self.config_call is not None and self.config_call.kwarg("**") is not None
         )
@@ -93,6 +98,8 @@ class Decorated:
             name = self.config_call.kwarg("name")
             if isinstance(name, Const) and isinstance(name.value, str):
                 return name.value
+        if self.options is not None and self.options.name is not None:
+            return self.options.name
         return self.body.name if self.body is not None else self.display
 
 
@@ -132,6 +139,7 @@ class Analysis:
         self.engine = Engine(self.index.module, self.index.functions, self.index.classes, self.index.by_path)
         self._flows: dict[str, ModuleFlow] = {}
         self._by_site: dict[tuple, Decorated] = {}
+        self._made = MadeSteps(self.engine, self.index)
 
     def flow(self, module: ModuleSummary) -> ModuleFlow:
         """The value flow of ``module``'s steps and workflows (one runtime session per checked module)."""
@@ -209,25 +217,36 @@ class Analysis:
                 # A name that may be MAF's step (a guarded import) is.
                 kinds = [_kind(maf_name(target)) for target in candidates]
                 kind = next((k for k in kinds if k is not None), None)
-                if kind is None:
-                    continue
-                config = decorator if isinstance(decorator, CallExpr) else None
-                self._add(
-                    Decorated(
-                        kind=kind,
-                        key=f"{module.path}:{function.qualname}",
-                        display=_display(function.qualname),
-                        module=module,
-                        body=function,
-                        config_call=config,
-                        anchor=function.span,
-                        decorated=True,
-                        made_in=function.parent,
-                        site=(module.path, function.span.line, function.span.col),
-                    ),
-                    module,
-                )
-                break
+                if kind is not None:
+                    self._add_decorated(module, function, kind, decorator if isinstance(decorator, CallExpr) else None)
+                    break
+                if all(target.kind == "external" for target in candidates) and candidates:
+                    continue  # an outside decorator: it is not MAF's, and nothing of the project runs in it
+                made = self._made.at_def(module, function)
+                if made:
+                    # Made through the project's own code (a loader, a wrapper, a factory): as the value flow ran it.
+                    kind = min(value.kind for value in made)
+                    self._add_decorated(module, function, kind, None, joined_options(made))
+                    break
+
+    def _add_decorated(self, module: ModuleSummary, function: FunctionSummary, kind: str,
+                       config: CallExpr | None, options: StepOptions | None = None) -> None:
+        self._add(
+            Decorated(
+                kind=kind,
+                key=f"{module.path}:{function.qualname}",
+                display=_display(function.qualname),
+                module=module,
+                body=function,
+                config_call=config,
+                anchor=function.span,
+                decorated=True,
+                made_in=function.parent,
+                site=(module.path, function.span.line, function.span.col),
+                options=options,
+            ),
+            module,
+        )
 
     def _find_assigned(self, module: ModuleSummary) -> None:
         scopes: list[tuple[FunctionSummary | None, dict[str, list[Binding]]]] = [(None, module.bindings)]
@@ -248,9 +267,17 @@ class Analysis:
             # ``step(name="x")(fn)``: the inner call configures, the outer one wraps.
             kind = _kind(maf_name(self.index.resolve(module, scope, value.func.func)))
             config = value.func
-        if kind is None or not value.args:
+        wrapper = kind is None and factory is not None and factory.kind == "function"  # of the project
+        if not value.args or (kind is None and not wrapper):
             return
         body_target = self.index.resolve(module, scope, value.args[0], before_order=binding.order)
+        options = None
+        if wrapper and body_target is not None and body_target.kind == "function":
+            # A wrapper of the project applied to a function (``tick = compat.step(_tick)``): as the value flow ran it.
+            made = self._made.assigned(module, scope, name, (module.path, value.span.line, value.span.col))
+            kind, config, options = (min(v.kind for v in made), None, joined_options(made)) if made else (None, None, None)
+        if kind is None:
+            return
         body = body_target.function if body_target is not None and body_target.kind == "function" else None
         body_module = body_target.module if body is not None and body_target is not None else module
         qualname = f"{scope.qualname}.<locals>.{name}" if scope is not None else name
@@ -266,6 +293,7 @@ class Analysis:
                 decorated=False,
                 made_in=scope.qualname if scope is not None else None,
                 site=(module.path, value.span.line, value.span.col),
+                options=options,
             ),
             module,
         )

@@ -104,12 +104,24 @@ class ExternalValue:
 
 
 @dataclass(frozen=True, slots=True)
+class StepOptions:
+    """The options a call of MAF's ``step``/``workflow`` passed, as far as the value flow knows them."""
+
+    name: str | None = None  # ``name=``, when it is one string
+    replay_key: bool = False  # ``replay_key=`` may be given something other than None (``**options`` may pass it)
+
+
+@dataclass(frozen=True, slots=True)
 class StepValue:
-    """What MAF's ``step`` (kind "step") or ``workflow`` made, at a definition site (path, line, column)."""
+    """What MAF's ``step`` (kind "step") or ``workflow`` made, at a definition site (path, line, column).
+
+    ``options``: what the call of MAF passed (``name=``, ``replay_key=``), as the value flow saw it: for a
+    step made through a wrapper or factory of the project, the only account of them."""
 
     kind: str
     site: Site
     function: "FunctionValue | None"
+    options: StepOptions | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +129,7 @@ class StepFactoryValue:
     """``step(name=..., replay_key=...)``: calling it with a function makes the step."""
 
     kind: str
+    options: StepOptions | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +223,10 @@ def _stable(value: "Value") -> tuple:
         return (kind, _stable(value.cls), value.site)
     if isinstance(value, ContainerValue):
         return (kind, value.kind, value.site, value.length)
-    if isinstance(value, (PartialValue, StepValue)):
-        return (kind, getattr(value, "kind", ""), value.site)
+    if isinstance(value, StepValue):
+        return (kind, value.kind, value.site, repr(value.options))  # one definition may be made with two sets of options
+    if isinstance(value, PartialValue):
+        return (kind, "", value.site)
     if isinstance(value, ExternalValue):
         return (kind, value.name)
     if isinstance(value, ConstValue):

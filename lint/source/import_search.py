@@ -1,9 +1,10 @@
 """Where the import system would find a module: the files a name means, searched as ``sys.path`` is.
 
-Roots are searched first (the folders above the run files' packages), then
-``search_roots`` (the project's folder, its ``src/`` and the folders linted),
-where a folder without ``__init__.py`` is a namespace package: ``shared/models.py``
-there answers to ``shared.models`` whatever name its own folders give it.
+The roots (the folders above the run files' packages) then the ``search_roots``
+(the project's folder, its ``src/`` and the folders linted) are one ``sys.path``,
+searched by PEP 420's rules: a folder without ``__init__.py`` is a namespace
+package whose portions merge across entries, so ``shared/models.py`` answers to
+``shared.models`` whatever name its own folders give it.
 Searched ``near`` an importing file, only that file's ancestor folders count,
 nearest first, up to the first that marks a project (the folder an app is run
 from when the linted path is inside it or far above it).
@@ -15,6 +16,7 @@ the run cache checks them before it trusts a module's kept findings.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from steplint.config.settings import Settings
 
@@ -35,6 +37,13 @@ def importable(name: str) -> bool:
     return all(part.isidentifier() for part in name.split("."))
 
 
+@dataclass(slots=True)
+class _Portions:
+    """A namespace package's path: the folders named like it that hold no ``__init__``."""
+
+    folders: list[str]
+
+
 class ImportSearch:
     """The file a module name means under the roots, the search roots, or the folders above an importer."""
 
@@ -44,24 +53,12 @@ class ImportSearch:
         self.consulted: set[str] = set()
         self._listings: dict[str, frozenset[str]] = {}
 
-    def in_roots(self, name: str) -> str | None:
-        """The first root's file for ``name`` (the caller checks that the file takes that name)."""
-        return self._first_under(self.roots, name)
-
-    def in_search_roots(self, name: str) -> str | None:
-        return self._first_under(self.search_roots, name)
-
-    def _first_under(self, roots: list[str], name: str) -> str | None:
-        relative = name.replace(".", os.sep)
-        for root in roots:
-            found = self.under(root, name, relative)
-            if found is not None:
-                return found
-        return None
+    def on_path(self, name: str) -> str | None:
+        """The file for ``name`` with the roots, then the search roots, as ``sys.path``."""
+        return self.find(self.roots + self.search_roots, name)
 
     def near(self, name: str, importer: str) -> str | None:
         """The file for ``name`` in the folders above ``importer``, up to the project's folder."""
-        relative = name.replace(".", os.sep)
         head = name.split(".", 1)[0]
         heads = (head, head + ".py", head + ".pyi")
         searched = set(self.roots) | set(self.search_roots)
@@ -70,7 +67,7 @@ class ImportSearch:
             listing = self._listing(folder) or frozenset()
             if folder not in searched:
                 if listing.intersection(heads):
-                    found = self.under(folder, name, relative)
+                    found = self.find([folder], name)
                     if found is not None:
                         return found
                 else:
@@ -82,24 +79,55 @@ class ImportSearch:
                 return None
             folder = parent
 
-    def under(self, root: str, name: str, relative: str) -> str | None:
-        head = name.split(".", 1)[0]
-        listing = self._listing(root)
-        if listing is not None and not ({head, head + ".py", head + ".pyi"} & listing):
-            # Nothing under this root can be the module: one listing spares four stats per name asked.
-            # The folder's own time changes when an entry is added or removed: the cache checks it.
-            self.consulted.add(root)
-            return None
-        for candidate in (
-            os.path.join(root, relative + ".py"),
-            os.path.join(root, relative, "__init__.py"),
-            os.path.join(root, relative + ".pyi"),
-            os.path.join(root, relative, "__init__.pyi"),
-        ):
-            self.consulted.add(candidate)
-            if os.path.isfile(candidate):
-                return candidate
+    def find(self, entries: list[str], name: str) -> str | None:
+        """The file ``name`` means with ``entries`` as ``sys.path``, found as PEP 420's path finder would.
+
+        Each part is looked for in every entry in turn: the first regular package or module wins,
+        and the namespace portions seen before it are dropped; with neither, the portions of every
+        entry together are the namespace package's path, where the next part is looked for. A
+        namespace package itself has no file, and a module has no submodules.
+        """
+        locations = entries
+        parts = name.split(".")
+        for depth, part in enumerate(parts):
+            found = self._part_in(locations, part)
+            if isinstance(found, _Portions):
+                if not found.folders or depth == len(parts) - 1:
+                    return None
+                locations = found.folders
+            elif depth == len(parts) - 1:
+                return found
+            elif os.path.basename(found).startswith("__init__."):
+                locations = [os.path.dirname(found)]
+            else:
+                return None
         return None
+
+    def _part_in(self, locations: list[str], part: str) -> str | _Portions:
+        """The package's ``__init__`` or module file for ``part`` in the first location that has one,
+        else the namespace portions: folders named ``part`` without an ``__init__``."""
+        portions = _Portions([])
+        for location in locations:
+            listing = self._listing(location)
+            if listing is None or not ({part, part + ".py", part + ".pyi"} & listing):
+                # The folder's own time changes when an entry is added or removed: the cache checks it.
+                self.consulted.add(location)
+                continue
+            folder = os.path.join(location, part)
+            # Within one location a package beats a module, and a module beats a namespace portion.
+            for candidate in (
+                os.path.join(folder, "__init__.py"),
+                os.path.join(folder, "__init__.pyi"),
+                folder + ".py",
+                folder + ".pyi",
+            ):
+                self.consulted.add(candidate)
+                if os.path.isfile(candidate):
+                    return candidate
+            self.consulted.add(folder)
+            if os.path.isdir(folder):
+                portions.folders.append(folder)
+        return portions
 
     def _listing(self, root: str) -> frozenset[str] | None:
         found = self._listings.get(root)

@@ -71,11 +71,7 @@ class ModuleLoader:
                 return found
         if not importable(name):
             return None
-        path = self.search.in_roots(name)
-        if path is not None:
-            found = self._load_for(name, path)
-            return found if found.module == name else None
-        path = self.search.in_search_roots(name)
+        path = self.search.on_path(name)
         return self._load_for(name, path) if path is not None else None
 
     def _near(self, name: str, importer: str) -> ModuleSummary | None:
