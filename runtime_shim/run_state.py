@@ -34,7 +34,7 @@ import functools
 import zlib
 from typing import Any, Callable
 
-from steplint.runtime_shim.frames import key_text
+from steplint.runtime_shim.frames import current_step_frame, key_text
 from steplint.runtime_shim.framework import Framework
 from steplint.runtime_shim.legacy_replay import LegacyReplay, positional_keys
 
@@ -80,7 +80,7 @@ class RunState:
     """
 
     __slots__ = ("judged", "marker", "digest", "pending", "legacy", "marked",
-                 "replay_log", "replay_stash", "cache_recorded", "unverified_said")
+                 "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans")
 
     def __init__(self) -> None:
         self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
@@ -93,6 +93,8 @@ class RunState:
         self.replay_stash: dict[int, list[tuple[Any, int]]] = {}  # record -> (value, count) kept by "rerun"
         self.cache_recorded: bool | None = None  # judged at the first lookup: the cache was made under verification
         self.unverified_said = False  # the run warned that it took an unrecorded entry
+        self.restored_keys: list[Any] | None = None  # the cache's keys at the run's first lookup (memo_adoption)
+        self.orphans: Any = None  # memo_adoption.Orphans, made at the first call that may adopt
 
     def mark(self, run_context: Any) -> None:
         self.marked = True
@@ -203,7 +205,8 @@ def exporting_step_cache(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap ``RunContext._set_cached_result`` (MAF's only writer of entries): keep the digest and record current."""
+    """Wrap ``RunContext._set_cached_result`` (MAF's only writer of entries): keep the digest and record current,
+    and note that the call's body returned (a task it left running scopes its calls apart: ``memo_adoption``)."""
 
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
@@ -211,6 +214,9 @@ def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
         if state is not None and state.digest is not None and key not in self._step_cache:
             state.pending.append(key)
         original(self, key, value, *args, **kwargs)
+        frame = current_step_frame.get()
+        if frame is not None and frame.key == key and frame.run_context is self:
+            frame.returned = True
 
     return _set_cached_result
 
