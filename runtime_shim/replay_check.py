@@ -66,6 +66,7 @@ from steplint.runtime_shim.replay_records import (
     chunk_keys,
     log_of,
 )
+from steplint.runtime_shim.resumability import resumable
 from steplint.runtime_shim.run_state import RunState, run_state
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
@@ -180,7 +181,10 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return found, value
-        lookup = _Lookup(self, run_state(self), log_of(self, chunk_key), frame, key, call_of)
+        state = run_state(self)
+        if not resumable(self, state):  # no later run can take this cache: nothing to record or check
+            return found, value
+        lookup = _Lookup(self, state, log_of(self, chunk_key), frame, key, call_of)
         if by_identity(key):
             found, adopted = _identity_keyed(lookup, found)
             return found, adopted if adopted is not None else value

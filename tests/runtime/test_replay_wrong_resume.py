@@ -339,7 +339,8 @@ def test_11_argument_types_made_per_run_are_not_kept_alive(mode: str) -> None:
 # --- 12. install() is counted per holder ------------------------------------------------------------
 
 def test_12_the_pytest_plugins_hold_outlives_the_applications_uninstall() -> None:
-    options = {"steplint_shim": "scoped", "steplint_shim_unfingerprintable": "allow", "steplint_shim_replay": None}
+    options = {"steplint_shim": "scoped", "steplint_shim_unfingerprintable": "allow", "steplint_shim_replay": None,
+               "steplint_shim_mutation": "warn"}
     config = SimpleNamespace(getoption=lambda name: options[name])
     pytest_plugin.pytest_configure(config)
     try:

@@ -168,8 +168,9 @@ MUTATING = """
         return await enrich(Doc())
 
 
-    def test_enrich():
-        print("OUTPUT", asyncio.run(mutating.build().run("go")).get_outputs())
+    def test_enrich():  # with a storage: a run no later run can resume records nothing
+        storage = maf.InMemoryCheckpointStorage()
+        print("OUTPUT", asyncio.run(mutating.build(checkpoint_storage=storage).run("go")).get_outputs())
 """
 
 
