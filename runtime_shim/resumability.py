@@ -23,14 +23,15 @@ import sys
 import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 PAUSE_NAMES = frozenset({"request_info", "get_run_context"})
 
 # The workflow whose run is starting (set when it takes MAF's run guard, read when its run makes its first lookup).
 starting_workflow: ContextVar[Any] = ContextVar("steplint_starting_workflow", default=None)
-_pausing_modules: dict[str, bool] = {}
+# module -> its verdict, held weakly: a verdict per module ever run, gone with the module
+_pausing_modules: weakref.WeakKeyDictionary[ModuleType, bool] = weakref.WeakKeyDictionary()
 
 
 def noting_start(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -60,17 +61,21 @@ def _names_a_pause(code: CodeType) -> bool:
 
 def module_can_pause(module_name: str | None) -> bool:
     """Whether the module's source names a way to pause a run (unknown: it may)."""
-    cached = _pausing_modules.get(module_name or "")
-    if cached is not None:
-        return cached
+    module = sys.modules.get(module_name or "")
+    if module is None:
+        return True
+    cached = _pausing_modules.get(module)
+    if cached is None:
+        cached = _pausing_modules[module] = _source_names_a_pause(getattr(module, "__file__", None))
+    return cached
+
+
+def _source_names_a_pause(filename: str | None) -> bool:
     try:
-        filename = sys.modules[module_name].__file__  # type: ignore[index]
         with open(filename, "rb") as source:  # type: ignore[arg-type]
-            verdict = _names_a_pause(compile(source.read(), filename, "exec", dont_inherit=True))
+            return _names_a_pause(compile(source.read(), filename, "exec", dont_inherit=True))  # type: ignore[arg-type]
     except Exception:  # no source to read: assume it can
-        verdict = True
-    _pausing_modules[module_name or ""] = verdict
-    return verdict
+        return True
 
 
 def can_resume(run_context: Any) -> bool:
