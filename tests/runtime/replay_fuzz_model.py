@@ -13,7 +13,8 @@ call's value is seen at the call site.
 In a third of the programs or so (``memo``), every top-level body starts a
 shared load as it returns, unless one is running (an ``asyncio.Task`` in a
 module dict, the way applications memoize a config load), and the workflow
-awaits it at its end: on a resume, the step that starts it may be another.
+awaits it after each top-level group: on a resume, the step that starts it may
+be another.
 
 The generator is seeded; ``second`` is the order of the resumed run (reordered
 where the generator says so), and a pause with an automatic request id is only
@@ -61,6 +62,7 @@ class Program:
     resume_pick: float  # which checkpoint the resume starts from: 1.0 the latest, less an earlier one
     storage: str  # "memory" or "file"
     memo: bool = False  # top-level bodies start a shared load (MEMO_LABEL) as they return; the workflow awaits it
+    # after each top-level group
 
     @property
     def nests(self) -> bool:
