@@ -96,7 +96,8 @@ class ReplayReport:
     def describe(self) -> str:
         return (
             f"steplint replay verification: {self.verified} verified, {self.mismatched} mismatched "
-            f"({self.rerun} rerun, {self.moved} moved to their own call), {self.adopted} adopted, {self.unrecorded} unrecorded, "
+            f"({self.rerun} rerun, {self.moved} moved to their own call), {self.adopted} adopted, "
+            f"{self.unrecorded} unrecorded, "
             f"{self.undigestable} undigestable"
         )
 
