@@ -16,7 +16,7 @@ from shim_support import HAS_FINGERPRINTS
 
 pytestmark = pytest.mark.runtime
 
-SEEDS = range(0, 5)  # CI; bench/replay_fuzz.py runs the long mode
+SEEDS = range(0, 4)  # CI (seeds 0 and 3 have a shared load); bench/replay_fuzz.py runs the long mode
 # invariant -> the limit (README, "Replay verification", limits) and its minimal case: a seed of the generator
 KNOWN_LIMITS: dict[str, tuple[str, int]] = {
     "completed_rerun": ("scoped mode, call-order keys: a nested call's entry is scoped by its parent's key, so when "
