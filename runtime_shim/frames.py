@@ -10,6 +10,7 @@ returned), so flat mode refuses its step calls and scoped mode scopes them.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from contextvars import ContextVar
 from typing import Any
@@ -17,6 +18,15 @@ from typing import Any
 # A scoped key carries "@" and the parent call's scope token: "tick@<16 hex>::0".
 SCOPE_SEPARATOR = "@"
 _SCOPE_LENGTH = 16
+
+
+def scope_token(key_text: str, record: Any, after_return: bool = False) -> str:
+    """The token that scopes the children of the call cached under *key_text* with *record* (``StepFrame.scope``);
+    *after_return*: of the calls made in tasks its body spawned that started after the body returned."""
+    text = f"{key_text}#{record:x}" if type(record) is int and record > 1 else key_text
+    if after_return:
+        text += "#after-return"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_SCOPE_LENGTH]
 
 
 def key_text(key: Any) -> str:
@@ -34,10 +44,12 @@ class StepFrame:
     step body inherits this context variable but must not treat the outer
     run's step as its parent. ``key`` is the cache key MAF settled on for this
     call (the last one allocated: a versioned key wins over the legacy key
-    allocated before it, as in ``StepWrapper.__call__``).
+    allocated before it, as in ``StepWrapper.__call__``). ``task`` is the task
+    the call runs in: a child in another task runs in a task its body spawned.
     """
 
-    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "record_pending", "_scope")
+    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "record_pending", "task", "returned",
+                 "_scope")
 
     def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None,
                  call: tuple[Any, tuple[Any, ...], dict[str, Any]] | None = None) -> None:
@@ -48,6 +60,8 @@ class StepFrame:
         self.call = call  # (the StepWrapper, its args, its kwargs): what replay verification digests
         self.record: Any = None  # the call's replay record, made at its first call-order cache lookup
         self.record_pending: Any = None  # the key whose record goes into the log with its entry, when the body completes
+        self.task = asyncio.current_task()
+        self.returned = False  # the body returned and MAF cached its result (scoped mode notes it)
         self._scope: str | None = None
 
     def scope(self, key_text: str) -> str:
@@ -60,11 +74,15 @@ class StepFrame:
         names the call too, so two calls that took the same key in two runs
         (a resume in another order) never share their children's entries.
         """
+        if self.returned:  # a task its body spawned and left running (a memoized load started for later steps)
+            return scope_token(key_text, self.record, after_return=True)
         if self._scope is None:
-            record = self.record
-            text = f"{key_text}#{record:x}" if type(record) is int and record > 1 else key_text
-            self._scope = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_SCOPE_LENGTH]
+            self._scope = scope_token(key_text, self.record)
         return self._scope
+
+    def in_spawned_task(self) -> bool:
+        """Whether this nested call runs in a task its parent's body spawned (not in the parent's own task)."""
+        return self.parent is not None and asyncio.current_task() is not self.parent.task
 
 
 current_step_frame: ContextVar[StepFrame | None] = ContextVar("steplint_current_step_frame", default=None)

@@ -44,6 +44,7 @@ from steplint.runtime_shim.replay_check import (
     verification_hooks,
 )
 from steplint.runtime_shim.run_state import run_starter, run_state_hooks, starting_run
+from steplint.runtime_shim.resumability import noting_start
 from steplint.runtime_shim.run_tracking import RunTracker, releasing_guard, taking_guard
 from steplint.runtime_shim.step_calls import shimmed_step_call
 from steplint.runtime_shim.versions import (
@@ -129,7 +130,8 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
         ),
     )
     patches.replace(run_context, "__init__", starting_run(framework.original(run_context, "__init__")))
-    patches.replace(workflow, "_ensure_not_running", taking_guard(tracker, framework.original(workflow, "_ensure_not_running")))
+    patches.replace(workflow, "_ensure_not_running",
+                    taking_guard(tracker, noting_start(framework.original(workflow, "_ensure_not_running"))))
     patches.replace(workflow, "_release_run_guard", releasing_guard(tracker, framework.original(workflow, "_release_run_guard")))
     if options.mode == "scoped":
         replacements = {**scoped_allocators(framework), **run_state_hooks(framework)}

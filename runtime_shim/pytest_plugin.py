@@ -1,7 +1,8 @@
 """pytest plugin: ``pytest --steplint-shim=flat|scoped`` runs the whole session under the shim.
 
 ``--steplint-shim-replay=error|warn|rerun|off`` sets its replay-mismatch
-policy (default: the mode's own), and the terminal summary ends with the
+policy (default: the mode's own), ``--steplint-shim-mutation=warn|error``
+what a step that changes its arguments gets (default: warn), and the terminal summary ends with the
 session's replay report (hits verified, mismatched, unrecorded, undigestable).
 
 Registered under the ``pytest11`` entry point, so it loads in every pytest run
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from steplint.runtime_shim.installer import MODES
-from steplint.runtime_shim.replay_check import REPLAY_POLICIES
+from steplint.runtime_shim.replay_check import MUTATION_POLICIES, REPLAY_POLICIES
 
 _OPTION = "--steplint-shim"
 _INSTALLED_BY_PLUGIN = "_steplint_shim_installed_by_plugin"
@@ -46,6 +47,14 @@ def pytest_addoption(parser: Any) -> None:
         help="with --steplint-shim: on_replay_mismatch policy, what a resumed call about to take another "
         "call's cached result gets (default: error in flat mode, rerun in scoped mode).",
     )
+    group.addoption(
+        "--steplint-shim-mutation",
+        choices=MUTATION_POLICIES,
+        default="warn",
+        dest="steplint_shim_mutation",
+        help="with --steplint-shim: on_argument_mutation policy, what a step whose body changes its recorded "
+        "arguments gets: ArgumentMutatedWarning, or ArgumentMutatedError (default: warn).",
+    )
 
 
 def pytest_configure(config: Any) -> None:
@@ -59,6 +68,7 @@ def pytest_configure(config: Any) -> None:
         mode,
         on_unfingerprintable=config.getoption("steplint_shim_unfingerprintable"),
         on_replay_mismatch=config.getoption("steplint_shim_replay"),
+        on_argument_mutation=config.getoption("steplint_shim_mutation"),
     )
     setattr(config, _INSTALLED_BY_PLUGIN, True)
 
@@ -79,7 +89,9 @@ def pytest_report_header(config: Any) -> str | None:
 
     replay = config.getoption("steplint_shim_replay") or DEFAULT_POLICY[mode]
     state = "installed" if installed_mode() == mode else "not installed"
-    return f"steplint runtime shim: {state}, mode={mode}, on_replay_mismatch={replay}"
+    mutation = config.getoption("steplint_shim_mutation")
+    return (f"steplint runtime shim: {state}, mode={mode}, on_replay_mismatch={replay}, "
+            f"on_argument_mutation={mutation}")
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:

@@ -54,6 +54,7 @@ from steplint.runtime_shim.errors import (
 )
 from steplint.runtime_shim.frames import current_step_frame, key_text
 from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.memo_adoption import CallOfKey, Orphans, nested_call_of_key
 from steplint.runtime_shim.replay_digest import (
     UNDIGESTABLE,
     CallShape,
@@ -65,6 +66,7 @@ from steplint.runtime_shim.replay_records import (
     chunk_keys,
     log_of,
 )
+from steplint.runtime_shim.resumability import resumable
 from steplint.runtime_shim.run_state import RunState, run_state
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
@@ -87,13 +89,15 @@ class ReplayReport:
     mismatched: int = 0  # it did not: MAF's value was another call's (then: raised, warned or rerun)
     rerun: int = 0  # mismatches whose body ran again (on_replay_mismatch="rerun")
     moved: int = 0  # entries kept after a mismatch and given to the later call they matched
+    adopted: int = 0  # a memoized task's entry taken by the same call under another parent (memo_adoption)
     unrecorded: int = 0  # the entry had no record (made without verification): not checked
     undigestable: int = 0  # the call's arguments have no canonical form: not checked
 
     def describe(self) -> str:
         return (
             f"steplint replay verification: {self.verified} verified, {self.mismatched} mismatched "
-            f"({self.rerun} rerun, {self.moved} moved to their own call), {self.unrecorded} unrecorded, "
+            f"({self.rerun} rerun, {self.moved} moved to their own call), {self.adopted} adopted, "
+            f"{self.unrecorded} unrecorded, "
             f"{self.undigestable} undigestable"
         )
 
@@ -168,7 +172,7 @@ def _calling_line() -> tuple[str, int]:
 
 
 def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Callable[[int], Any],
-                     by_identity: Callable[[Any], bool]) -> Callable[..., Any]:
+                     by_identity: Callable[[Any], bool], call_of: CallOfKey) -> Callable[..., Any]:
     """Wrap ``RunContext._get_cached_result``: record a call-order entry's call before its body runs, and check
     a hit's record against the call about to take it."""
 
@@ -178,10 +182,13 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return found, value
-        lookup = _Lookup(self, run_state(self), log_of(self, chunk_key), frame, key)
-        if by_identity(key):
-            _identity_keyed(lookup, found)
+        state = run_state(self)
+        if not resumable(self, state):  # no later run can take this cache: nothing to record or check
             return found, value
+        lookup = _Lookup(self, state, log_of(self, chunk_key), frame, key, call_of)
+        if by_identity(key):
+            found, adopted = _identity_keyed(lookup, found)
+            return found, adopted if adopted is not None else value
         if not found:
             return _missed(lookup, value)
         return _hit(lookup, value, policy)
@@ -198,17 +205,20 @@ class _Lookup:
     log: RecordLog
     frame: Any
     key: Any
+    call_of: CallOfKey
 
 
 def _cache_recorded(lookup: _Lookup) -> bool:
     """Judged once, at the run's first lookup: a cache restored without the log was made without the shim."""
     state = lookup.state
     if state.cache_recorded is None:
-        state.cache_recorded = lookup.log.restored or not lookup.run_context._step_cache
+        cache = lookup.run_context._step_cache
+        state.cache_recorded = lookup.log.restored or not cache
+        state.restored_keys = list(cache)  # the entries a memoized task's call may adopt
     return state.cache_recorded
 
 
-def _identity_keyed(lookup: _Lookup, found: bool) -> None:
+def _identity_keyed(lookup: _Lookup, found: bool) -> tuple[bool, Any]:
     """The entry, if any, is this call's by construction (a miss: MAF also looks up the call-order key, for old
     checkpoints, but caches the result under this one). Unless a cache made without the shim holds it: there an
     occurrence of the same identity may be a nested call's."""
@@ -217,6 +227,7 @@ def _identity_keyed(lookup: _Lookup, found: bool) -> None:
     if found and not recorded_cache:
         _count("unrecorded")
         _say_unverified_once(lookup)
+    return (found, None) if found else _adopted(lookup) or (False, None)
 
 
 def _missed(lookup: _Lookup, value: Any) -> tuple[bool, Any]:
@@ -224,10 +235,40 @@ def _missed(lookup: _Lookup, value: Any) -> tuple[bool, Any]:
     if lookup.frame.record is IDENTITY_KEYED:
         return False, value  # the call's result goes under its identity key
     if lookup.state.replay_stash:
-        return _moved_here(lookup)
+        moved = _moved_here(lookup)
+        if moved[0]:
+            return moved
     _record_of(lookup.frame)
     lookup.frame.record_pending = lookup.key
-    return False, value
+    return _adopted(lookup) or (False, value)
+
+
+def _adopted(lookup: _Lookup) -> tuple[bool, Any] | None:
+    """A nested call in a task its parent spawned takes a restored entry of the same call that a cached parent
+    orphaned (a memoized task started by another step in the run that made the checkpoint: ``memo_adoption``)."""
+    state, frame, run_context = lookup.state, lookup.frame, lookup.run_context
+    if not state.restored_keys or not frame.in_spawned_task():
+        return None
+    found = lookup.call_of(lookup.key, frame.record)
+    if found is None:
+        return None
+    log = lookup.log
+    if state.orphans is None:
+        state.orphans = Orphans(state.restored_keys, log.get, lookup.call_of)
+    orphan = state.orphans.take(found[0], found[1], run_context._step_cache, log.get)
+    if orphan is None:
+        return None
+    value, counts = run_context._step_cache[orphan], run_context._step_cache_auto_request_info_counts
+    count, record = counts.get(orphan, 0), log.get(orphan)
+    state.drop(run_context, orphan)
+    log.forget(orphan)
+    frame.record_pending = None
+    run_context._set_cached_result(lookup.key, value)
+    counts[lookup.key] = count
+    if record is not None:
+        log.put(lookup.key, record)
+    _count("adopted")
+    return True, value
 
 
 def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
@@ -346,7 +387,7 @@ def verification_hooks(framework: Framework, policy: str, current: Callable[[typ
     run_context = framework.run_context
     chunk_key = chunk_keys(framework)
     lookup = verifying_lookup(current(run_context, "_get_cached_result"), policy, chunk_key,
-                              keyed_by_identity(framework))
+                              keyed_by_identity(framework), nested_call_of_key(framework))
     return {
         (run_context, "_get_cached_result"): lookup,
         (run_context, "_set_cached_result"): recording_result(current(run_context, "_set_cached_result"), chunk_key,

@@ -34,9 +34,10 @@ import functools
 import zlib
 from typing import Any, Callable
 
-from steplint.runtime_shim.frames import key_text
+from steplint.runtime_shim.frames import current_step_frame, key_text
 from steplint.runtime_shim.framework import Framework
 from steplint.runtime_shim.legacy_replay import LegacyReplay, positional_keys
+from steplint.runtime_shim.resumability import resumable
 
 STATE_ATTRIBUTE = "_steplint_run_state"
 MARKER_NAME = "steplint-shim"
@@ -80,7 +81,7 @@ class RunState:
     """
 
     __slots__ = ("judged", "marker", "digest", "pending", "legacy", "marked",
-                 "replay_log", "replay_stash", "cache_recorded", "unverified_said")
+                 "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable")
 
     def __init__(self) -> None:
         self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
@@ -93,6 +94,9 @@ class RunState:
         self.replay_stash: dict[int, list[tuple[Any, int]]] = {}  # record -> (value, count) kept by "rerun"
         self.cache_recorded: bool | None = None  # judged at the first lookup: the cache was made under verification
         self.unverified_said = False  # the run warned that it took an unrecorded entry
+        self.restored_keys: list[Any] | None = None  # the cache's keys at the run's first lookup (memo_adoption)
+        self.orphans: Any = None  # memo_adoption.Orphans, made at the first call that may adopt
+        self.resumable: bool | None = None  # whether a later run can take its cache (resumability), once judged
 
     def mark(self, run_context: Any) -> None:
         self.marked = True
@@ -165,11 +169,13 @@ def starting_run(original: Callable[..., Any]) -> Callable[..., Any]:
 def begin_run(run_context: Any, marker: Any, positional: Callable[[Any], bool], mark_at_once: bool) -> RunState:
     """Judge the run from the cache it holds at its first step call (once per run). With *mark_at_once* (replay
     verification on: its checkpoints are not MAF's byte for byte anyway) the record is written from the run's
-    first checkpoint, so its own checkpoints before it nests are never taken for MAF's."""
+    first checkpoint, so its own checkpoints before it nests are never taken for MAF's; in a run that no later
+    run can resume (``resumability``) it is left out, as verification is."""
     state = run_state(run_context)
     if state.judged:
         return state
     state.judged = True
+    mark_at_once = mark_at_once and resumable(run_context, state)
     state.marker = marker
     cache = run_context._step_cache
     recorded = run_context._step_cache_auto_request_info_counts.pop(marker, None)  # written again once marked
@@ -203,7 +209,8 @@ def exporting_step_cache(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap ``RunContext._set_cached_result`` (MAF's only writer of entries): keep the digest and record current."""
+    """Wrap ``RunContext._set_cached_result`` (MAF's only writer of entries): keep the digest and record current,
+    and note that the call's body returned (a task it left running scopes its calls apart: ``memo_adoption``)."""
 
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
@@ -211,6 +218,9 @@ def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
         if state is not None and state.digest is not None and key not in self._step_cache:
             state.pending.append(key)
         original(self, key, value, *args, **kwargs)
+        frame = current_step_frame.get()
+        if frame is not None and frame.key == key and frame.run_context is self:
+            frame.returned = True
 
     return _set_cached_result
 

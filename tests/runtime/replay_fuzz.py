@@ -32,7 +32,7 @@ from typing import Any
 
 import agent_framework as maf
 import replay_fuzz_runner as runner
-from replay_fuzz_model import Color, Program, answer_for, canonical, expected_value, generate
+from replay_fuzz_model import MEMO_LABEL, Color, Program, answer_for, canonical, expected_value, generate
 from shim_support import chain
 
 from steplint import runtime_shim
@@ -97,8 +97,9 @@ async def _answered(workflow: Any, storage: Any, result: Any, before: set[str]) 
     raise AssertionError("a run kept pausing")
 
 
-async def drive(storage: Any, groups: Any, crash_at: int = 0, checkpoint_id: str | None = None) -> Phase:
-    runner.plan(groups, crash_at)
+async def drive(storage: Any, groups: Any, crash_at: int = 0, checkpoint_id: str | None = None,
+                memo: bool = False) -> Phase:
+    runner.plan(groups, crash_at, memo)
     runtime_shim.reset_replay_report()
     before = {c.checkpoint_id for c in await storage.list_checkpoints(workflow_name=NAME)}
     workflow = runner.fuzz_workflow.build(checkpoint_storage=storage)
@@ -135,14 +136,14 @@ def make_storage(kind: str, directory: str) -> Any:
 
 async def scenario(program: Program, directory: str) -> Phases:
     """Uninterrupted (order ``second``), crashed (order ``first``), resumed (``second``) from the picked checkpoint."""
-    uninterrupted = await drive(make_storage(program.storage, f"{directory}/u"), program.second)
+    uninterrupted = await drive(make_storage(program.storage, f"{directory}/u"), program.second, memo=program.memo)
     storage = make_storage(program.storage, f"{directory}/c")
-    crashed = await drive(storage, program.first, crash_at=program.crash_at)
+    crashed = await drive(storage, program.first, crash_at=program.crash_at, memo=program.memo)
     made = await chain(storage, NAME)
     if not made:
         return uninterrupted, crashed, crashed, set()
     picked = made[round(program.resume_pick * (len(made) - 1))]
-    resumed = await drive(storage, program.second, checkpoint_id=picked.checkpoint_id)
+    resumed = await drive(storage, program.second, checkpoint_id=picked.checkpoint_id, memo=program.memo)
     return uninterrupted, crashed, resumed, labels_in(picked)
 
 
@@ -193,6 +194,8 @@ def judge_resume(tally: Tally, program: Program, policy: str, phases: Phases, al
     rerun_allowed = report.mismatched > 0 or (policy == "off" and _reordered(program, alone[2]))
     # MAF alone runs some again too (a retried call's failed attempt took the fingerprint occurrence 0)
     again = sorted(ran_again(phases) - ran_again(alone))
+    if policy == "off":  # a shared load is adopted by its record, which "off" does not write (README, limits)
+        again = [label for label in again if label != MEMO_LABEL]
     tally.judge("completed_rerun", not again or rerun_allowed, f"{where} ran again {again}")
     if policy != "off":
         told = report.mismatched + report.unrecorded + report.undigestable

@@ -10,6 +10,12 @@ is a function of its own label only (a tuple with an enum, which the storage
 round trip gives back as a list and a str), so a call that receives another
 call's value is seen at the call site.
 
+In a third of the programs or so (``memo``), every top-level body starts a
+shared load as it returns, unless one is running (an ``asyncio.Task`` in a
+module dict, the way applications memoize a config load), and the workflow
+awaits it after each top-level group: on a resume, the step that starts it may
+be another.
+
 The generator is seeded; ``second`` is the order of the resumed run (reordered
 where the generator says so), and a pause with an automatic request id is only
 made in programs whose order does not change (MAF pairs those ids by order).
@@ -55,14 +61,16 @@ class Program:
     crash_at: int  # the body entry (1-based, first run) that raises Crash
     resume_pick: float  # which checkpoint the resume starts from: 1.0 the latest, less an earlier one
     storage: str  # "memory" or "file"
+    memo: bool = False  # top-level bodies start a shared load (MEMO_LABEL) as they return; the workflow awaits it
+    # after each top-level group
+
+    @property
+    def nests(self) -> bool:
+        return self.memo or any(call.children for call in walk(self.first))
 
     @property
     def reordered(self) -> bool:
         return self.first != self.second
-
-    @property
-    def nests(self) -> bool:
-        return any(call.children for call in walk(self.first))
 
 
 def walk(groups: tuple[Group, ...]) -> list[Call]:
@@ -72,6 +80,9 @@ def walk(groups: tuple[Group, ...]) -> list[Call]:
             calls.append(call)
             calls.extend(walk(call.children))
     return calls
+
+
+MEMO_LABEL = "memo"
 
 
 def answer_for(label: str) -> str:
@@ -143,5 +154,6 @@ def generate(seed: int) -> Program:
     first = generator.groups(0, 4)
     second = shuffled(first, rng) if reorder else first
     entries = len(walk(first))
+    memo = random.Random(seed * 7919 + 1).random() < 0.4  # its own draw: the other programs stay as they were
     return Program(seed, first, second, crash_at=rng.randint(1, entries + 1),
-                   resume_pick=rng.choice([1.0, 1.0, rng.random()]), storage=rng.choice(["memory", "file"]))
+                   resume_pick=rng.choice([1.0, 1.0, rng.random()]), storage=rng.choice(["memory", "file"]), memo=memo)

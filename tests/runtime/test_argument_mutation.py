@@ -123,7 +123,8 @@ def test_no_warning_without_a_mutation_or_without_verification(policy: str) -> N
         if policy == "off":
             run(mutating.build().run("go"))
         else:
-            assert run(read_only_workflow.build().run("go")).get_outputs() == ["j:1"]
+            workflow = read_only_workflow.build(checkpoint_storage=maf.InMemoryCheckpointStorage())
+            assert run(workflow.run("go")).get_outputs() == ["j:1"]
 
 
 @maf.workflow(name="read_only_workflow")
@@ -137,6 +138,6 @@ def test_a_fingerprinted_call_is_not_checked_on_releases_with_fingerprints() -> 
     runtime_shim.install(mode="scoped")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        run(mutating_plain.build().run("go"))
+        run(mutating_plain.build(checkpoint_storage=maf.InMemoryCheckpointStorage()).run("go"))  # can be resumed
     told = [w for w in caught if issubclass(w.category, ArgumentMutatedWarning)]
     assert len(told) == (0 if HAS_FINGERPRINTS else 1)

@@ -80,7 +80,7 @@ def right(outcome: Outcome, roots: tuple[Node, ...]) -> bool:
     return outcome.error is None and outcome.output == expected_output(roots)
 
 
-@example_settings(150)
+@example_settings(80)
 @given(roots=TREES, kind=KINDS, data=st.data())
 def test_checkpoint_made_without_the_shim_resumes_under_it_never_worse_than_maf_alone(
     roots: tuple[Node, ...], kind: str, data: st.DataObject
@@ -95,7 +95,7 @@ def test_checkpoint_made_without_the_shim_resumes_under_it_never_worse_than_maf_
     assert right(shimmed, roots) or not right(alone, roots), (shimmed.described(), alone.described())
 
 
-@example_settings(100)
+@example_settings(50)
 @given(roots=TREES, kind=KINDS, data=st.data())
 def test_checkpoint_made_under_the_shim_resumes_without_it_by_running_nested_steps_again(
     roots: tuple[Node, ...], kind: str, data: st.DataObject

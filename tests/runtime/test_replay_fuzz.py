@@ -7,6 +7,8 @@ minimal case, tested on its own below.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from replay_fuzz import INVARIANTS, Tally, fuzz, judge, run_configuration
 from replay_fuzz_model import generate
@@ -14,7 +16,7 @@ from shim_support import HAS_FINGERPRINTS
 
 pytestmark = pytest.mark.runtime
 
-SEEDS = range(0, 8)
+SEEDS = range(0, 4)  # CI (seeds 0 and 3 have a shared load); bench/replay_fuzz.py runs the long mode
 # invariant -> the limit (README, "Replay verification", limits) and its minimal case: a seed of the generator
 KNOWN_LIMITS: dict[str, tuple[str, int]] = {
     "completed_rerun": ("scoped mode, call-order keys: a nested call's entry is scoped by its parent's key, so when "
@@ -32,7 +34,7 @@ def test_replay_fuzz_invariants_hold() -> None:
 
 def test_known_limit_nested_calls_of_a_parent_whose_key_moved_run_again() -> None:
     _, seed = KNOWN_LIMITS["completed_rerun"]
-    program = generate(seed)
+    program = dataclasses.replace(generate(seed), memo=False)  # the minimal case: no shared load
     tally = Tally()
     alone = run_configuration(program, None, "off")
     judge(tally, program, "scoped", "error", run_configuration(program, "scoped", "error"), alone)

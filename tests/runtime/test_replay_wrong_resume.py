@@ -339,7 +339,8 @@ def test_11_argument_types_made_per_run_are_not_kept_alive(mode: str) -> None:
 # --- 12. install() is counted per holder ------------------------------------------------------------
 
 def test_12_the_pytest_plugins_hold_outlives_the_applications_uninstall() -> None:
-    options = {"steplint_shim": "scoped", "steplint_shim_unfingerprintable": "allow", "steplint_shim_replay": None}
+    options = {"steplint_shim": "scoped", "steplint_shim_unfingerprintable": "allow", "steplint_shim_replay": None,
+               "steplint_shim_mutation": "warn"}
     config = SimpleNamespace(getoption=lambda name: options[name])
     pytest_plugin.pytest_configure(config)
     try:
@@ -487,6 +488,67 @@ def test_8_a_scoped_runs_checkpoints_before_it_nests_are_its_own() -> None:
     result = run(gathered_then_nested.build(checkpoint_storage=storage).run(checkpoint_id=checkpoint.checkpoint_id))
     assert result.get_outputs() == [["A", "<B>"]]
     assert RAN == ["b"]  # a's completed body is not run again
+
+
+# --- 9. a memoized task is the same call whichever step starts it on a resume ------------------------------
+
+MEMO: dict[str, Any] = {}  # the application's module-level memo: one shared load per run
+
+
+@maf.step
+async def load_config(name: str) -> str:  # a str: MAF 1.20+ refuses a concurrent call it cannot fingerprint
+    enter("load")
+    return f"cfg:{name}"
+
+
+def shared_config(label: str) -> Any:
+    """Started by whichever step needs it first (in a task of that step), awaited by every step that needs it."""
+    task = MEMO.get("config")
+    if task is None:
+        task = MEMO["config"] = asyncio.ensure_future(load_config(label))
+    return task
+
+
+@maf.step
+async def prefetch(label: str) -> str:  # str arguments: 1.20+ refuses a concurrent call it cannot fingerprint
+    enter(label)
+    shared_config("main")  # started, not awaited: the next step awaits it
+    return label
+
+
+@maf.step
+async def configured(label: str) -> str:
+    config = await shared_config("main")
+    enter(label)
+    return f"{label}/{config}"
+
+
+@maf.workflow(name="memoized")
+async def memoized(_: str) -> list[str]:
+    MEMO.clear()  # a new process, as far as the memo knows
+    first = prefetch if ORDER[0] == "prefetch" else configured
+    return [await first("a"), await configured("b")]
+
+
+@pytest.mark.parametrize("policy", ["rerun", "error"])
+def test_9_a_memoized_task_is_not_run_again_when_another_step_starts_it(policy: str) -> None:
+    installed_as("scoped", policy)
+    result = run(crash_then_resume(memoized, maf.InMemoryCheckpointStorage(), ["prefetch"], "b", ["prefetch"]))
+    assert result.get_outputs() == [["a", "b/cfg:main"]]
+    assert RAN == ["b"]  # load_config's completed body is taken from the checkpoint, as MAF alone takes it
+    report = runtime_shim.replay_report()
+    assert report.adopted == 1 and report.mismatched == 0, report
+
+
+def test_9_limit_a_memoized_task_its_starter_awaits_runs_again() -> None:
+    """Started and awaited inside one step's body, the load is that step's own call as far as anything can
+    tell (a gathered call with the same arguments looks the same): a resume where another step starts it runs
+    it again (README, "Limits"). The result is still right."""
+    installed_as("scoped", "rerun")
+    result = run(crash_then_resume(memoized, maf.InMemoryCheckpointStorage(), ["configured"], "b", ["configured"]))
+    assert result.get_outputs() == [["a/cfg:main", "b/cfg:main"]]
+    assert RAN == ["load", "b"]
+    assert runtime_shim.replay_report().adopted == 0
 
 
 # --- 10. install() during a run leaves that run on the code path it started on ----------------------------

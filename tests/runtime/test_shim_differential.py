@@ -272,7 +272,7 @@ def drawn_scenario(
     return {"batches": batches, "kind": kind, "crash": crash}
 
 
-@example_settings(100)
+@example_settings(40)  # each example runs five ways; STEPLINT_SHIM_EXAMPLES raises it
 @given(**FLAT_WORKFLOWS)
 def test_flat_workflows_are_identical_with_and_without_the_shim(
     batches: tuple[tuple[Call, ...], ...], kind: str, storage_kind: str, data: st.DataObject
@@ -288,7 +288,7 @@ def test_flat_workflows_are_identical_with_and_without_the_shim(
 CROSSINGS = ((None, "flat"), (None, "scoped"), ("flat", None), ("scoped", None))
 
 
-@example_settings(50)
+@example_settings(25)  # each example crosses four ways; STEPLINT_SHIM_EXAMPLES raises it
 @given(**FLAT_WORKFLOWS)
 def test_flat_checkpoints_cross_the_shim_both_ways_unchanged(
     batches: tuple[tuple[Call, ...], ...], kind: str, storage_kind: str, data: st.DataObject

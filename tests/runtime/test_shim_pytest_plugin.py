@@ -149,6 +149,47 @@ def test_replay_option_sets_the_policy_and_the_summary_reports_the_session(
     assert completed.returncode == (1 if policy == "error" else 0)
 
 
+MUTATING = """
+    from pydantic import BaseModel
+
+
+    class Doc(BaseModel):
+        customer: str = ""
+
+
+    @maf.step
+    async def enrich(doc: Doc) -> str:  # a model: a call-order key, recorded on every release
+        doc.customer = "ACME"
+        return "enriched"
+
+
+    @maf.workflow(name="mutating")
+    async def mutating(_: str) -> str:
+        return await enrich(Doc())
+
+
+    def test_enrich():  # with a storage: a run no later run can resume records nothing
+        storage = maf.InMemoryCheckpointStorage()
+        print("OUTPUT", asyncio.run(mutating.build(checkpoint_storage=storage).run("go")).get_outputs())
+"""
+
+
+@pytest.mark.parametrize(("policy", "outcome"), [("error", "ArgumentMutatedError"), ("warn", "OUTPUT ['enriched']")])
+def test_mutation_option_sets_the_argument_mutation_policy(tmp_path: Path, policy: str, outcome: str) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_mutating.py").write_text(textwrap.dedent(NESTED_WORKFLOW) + textwrap.dedent(MUTATING))
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-s", "--steplint-shim=scoped",
+         f"--steplint-shim-mutation={policy}", str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+    )
+    output = completed.stdout + completed.stderr
+    assert f"on_argument_mutation={policy}" in output, output
+    assert outcome in output, output
+    assert ("ArgumentMutatedWarning" in output) == (policy == "warn"), output
+    assert completed.returncode == (1 if policy == "error" else 0), output
+
+
 def test_unknown_mode_is_a_usage_error(tmp_path: Path) -> None:
     completed = run_pytest(tmp_path, "inert", "--steplint-shim=nested")
     assert completed.returncode == 4

@@ -49,7 +49,7 @@ def scoped_crash_and_resume(
     return outcome
 
 
-@example_settings(200)
+@example_settings(120)
 @given(roots=TREES, kind=KINDS, storage_kind=STORAGES, data=st.data())
 def test_resume_from_latest_checkpoint_matches_uninterrupted_run_and_runs_each_body_once(
     roots: tuple[Node, ...], kind: str, storage_kind: str, data: st.DataObject
@@ -58,7 +58,7 @@ def test_resume_from_latest_checkpoint_matches_uninterrupted_run_and_runs_each_b
     assert outcome.completed_exactly_once(roots), sorted(outcome.completions)
 
 
-@example_settings(100)
+@example_settings(60)
 @given(roots=TREES, kind=KINDS, storage_kind=STORAGES, data=st.data())
 def test_resume_from_a_random_earlier_checkpoint_still_gives_the_right_output(
     roots: tuple[Node, ...], kind: str, storage_kind: str, data: st.DataObject
@@ -69,7 +69,7 @@ def test_resume_from_a_random_earlier_checkpoint_still_gives_the_right_output(
     assert set(outcome.completions) == {path for path, _ in walk(roots)}
 
 
-@example_settings(100)
+@example_settings(60)
 @given(roots=TREES, kind=KINDS)
 def test_flat_mode_fails_at_the_first_nested_call_and_leaves_flat_trees_alone(
     roots: tuple[Node, ...], kind: str
@@ -95,9 +95,11 @@ def maf_alone_is_wrong(roots: tuple[Node, ...], kind: str, crash: tuple[tuple[in
 @pytest.mark.parametrize("kind", ARG_KINDS)
 def test_the_random_trees_catch_maf_alone_resuming_wrongly(kind: str, record_property: object) -> None:
     """The same property fails without the shim where MAF uses call-order keys (measured rate recorded)."""
+    if kind == "str" and HAS_FINGERPRINTS:
+        pytest.skip("MAF 1.20+ fingerprints str arguments: there is nothing for the property to catch")
     verdicts: list[bool] = []
 
-    @example_settings(100, derandomize=True)
+    @example_settings(40, derandomize=True)  # derandomized: the same 40 trees in every run
     @given(roots=TREES, data=st.data())
     def collect(roots: tuple[Node, ...], data: st.DataObject) -> None:
         crash = data.draw(st.sampled_from(crash_points(roots)))
