@@ -17,7 +17,7 @@ import click
 from steplint.frontends.check_options import CheckOptions
 from steplint.fixes.apply import without_fixes_of
 from steplint.frontends.exit_status import EXIT_CLEAN, EXIT_FINDINGS, UsageError
-from steplint.report.format_names import FULL, JSON_FORMATS, TEXT, TEXT_FORMATS
+from steplint.report.format_names import FULL, GROUPED, JSON_FORMATS, TEXT, TEXT_FORMATS
 
 
 def use_colour(choice: str, stream: object | None) -> bool:
@@ -349,6 +349,8 @@ def _findings_text(diagnostics: list, options: CheckOptions, stdin: bytes | None
     if output_format == FULL:
         sources = _stdin_sources(diagnostics, stdin)
         return text_format.as_full(diagnostics, lambda p: sources.get(p) or text_format.source_from_disk(p), colour, unsafe)
+    if output_format == GROUPED:
+        return text_format.as_grouped(diagnostics, colour, unsafe)
     if output_format in TEXT_FORMATS:
         return text_format.as_concise(diagnostics, colour, unsafe)
     return FORMATTERS[output_format](diagnostics)
