@@ -96,3 +96,32 @@ def test_version_is_a_command(project):
 
     assert steplint("version", cwd=project).stdout == f"steplint {__version__}\n"
     assert json.loads(steplint("version", "--output-format", "json", cwd=project).stdout) == {"version": __version__}
+
+
+# --- graph, and --isolated's cache --------------------------------------------------------------
+
+
+def test_graph_reports_a_broken_or_missing_input(project):
+    (project / "broken.py").write_text("def broken(:\n    pass\n")
+    done = steplint("graph", "--isolated", "broken.py", "nested.py", "missing.py", cwd=project)
+    assert done.returncode == 1 and done.stdout.startswith("flowchart TD")
+    assert [line.split(": ")[0].rsplit(":", 2)[0] + " " + line.split(": ")[1].split()[0]
+            for line in done.stderr.splitlines()] == ["broken.py STP900", "missing.py STP900"]
+    done = steplint("graph", "--isolated", "--calls", "broken.py", cwd=project)
+    assert done.returncode == 1 and json.loads(done.stdout) == {} and "broken.py:1:12: STP900" in done.stderr
+    assert steplint("graph", "--isolated", "nested.py", cwd=project).returncode == 0
+
+
+def test_graph_calls_implies_json(project):
+    done = steplint("graph", "--isolated", "--calls", "nested.py", cwd=project)
+    assert done.returncode == 0 and json.loads(done.stdout)["nested.wrapper"] == ["nested.tick"]
+    done = steplint("graph", "--calls", "--format", "dot", "nested.py", cwd=project)
+    assert done.returncode == 2 and "--calls prints JSON, not dot" in done.stderr
+
+
+def test_isolated_writes_no_cache_into_the_project(project):
+    steplint("--isolated", "nested.py", cwd=project)
+    steplint("graph", "--isolated", "nested.py", cwd=project)
+    assert not (project / ".steplint_cache").exists()
+    steplint("--isolated", "--cache-dir", str(project / "elsewhere"), "nested.py", cwd=project)
+    assert (project / "elsewhere").is_dir()

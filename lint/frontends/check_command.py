@@ -406,7 +406,8 @@ def _target(settings) -> str:  # noqa: ANN001 - Settings
 
 
 def _cache(settings, options: CheckOptions):  # noqa: ANN001 - Settings; -> steplint.run.cache.Cache | None
-    if options.no_cache:
+    # --isolated reads nothing of the project, so it writes nothing into it either: a cache only where asked.
+    if options.no_cache or (options.isolated and not options.cache_dir):
         return None
     from steplint.run.cache import CACHE_DIR_NAME, Cache
 

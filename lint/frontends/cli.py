@@ -216,46 +216,23 @@ def show_rule(code: str | None, show_all: bool) -> None:
 @cli.command("graph")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--workflow", help="Draw only this workflow (its name, its name= or module.name).")
-@click.option("--format", "output_format", type=click.Choice(["mermaid", "dot", "json", "html"]), default="mermaid",
-              show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["mermaid", "dot", "json", "html"]), default=None,
+              help="mermaid (default), dot, json or html; --calls: json, its only format.")
 @click.option("--output-file", type=click.Path(dir_okay=False), help="Write the graph to this file.")
 @click.option("--helpers", is_flag=True, help="Draw the plain helpers between steps instead of naming them on edges.")
 @click.option("--all", "whole", is_flag=True, help="Every workflow and step, grouped by module.")
-@click.option("--calls", is_flag=True, help="The plain call graph instead: each function's callees (with --format json).")
+@click.option("--calls", is_flag=True, help="The plain call graph instead: each function's callees, as JSON.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-def graph(paths: tuple[str, ...], workflow: str | None, output_format: str, output_file: str | None, helpers: bool,
+def graph(paths: tuple[str, ...], workflow: str | None, output_format: str | None, output_file: str | None, helpers: bool,
           whole: bool, calls: bool, isolated: bool) -> None:
-    """Draw each workflow: the steps it runs, what they reach, and the hazards on the way."""
-    import json
+    """Draw each workflow: the steps it runs, what they reach, and the hazards on the way.
 
-    from steplint.api import load_settings
-    from steplint.config.settings import ConfigError
-    from steplint.report import graph_formats
-    from steplint.run.graph_run import call_graph_for, workflow_graph_for
+    A path that does not exist, or a file that cannot be read or parsed, is its STP900 finding on stderr (exit 1).
+    """
+    from steplint.frontends.graph_command import run_graph
 
-    targets = list(paths) or ["."]
-    missing = [p for p in targets if not os.path.exists(p)]
-    if missing:
-        click.echo(f"steplint: error: no such file or folder: {missing[0]}", err=True)
-        sys.exit(EXIT_ERROR)
-    if calls and output_format != "json":
-        click.echo("steplint: error: --calls prints JSON: add --format json", err=True)
-        sys.exit(EXIT_ERROR)
-    try:
-        settings = load_settings(None, Path(targets[0]), isolated)
-        if calls:
-            text = json.dumps(call_graph_for(targets, settings), indent=2, sort_keys=True) + "\n"
-        else:
-            drawn = workflow_graph_for(targets, settings, workflow, helpers, whole)
-            base = Path(output_file).resolve().parent if output_file else Path.cwd()
-            text = graph_formats.FORMATS[output_format](drawn, base)
-    except (ConfigError, LookupError) as exc:
-        click.echo(f"steplint: error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-    if output_file:
-        Path(output_file).write_text(text, encoding="utf-8")
-    else:
-        click.echo(text, nl=False)
+    drawing = {"workflow": workflow, "helpers": helpers, "whole": whole}
+    sys.exit(run_graph(list(paths) or ["."], output_format, output_file, calls, isolated, drawing))
 
 
 @cli.command("clean")
