@@ -110,7 +110,14 @@ async def test_fix_all_applies_every_safe_fix_and_nothing_unsafe(client: Recordi
         assert fix_all.kind == "source.fixAll.steplint"
     (change,) = fix_all.edit.document_changes
     assert change.text_document.version == 1
-    fixed = apply(text, change.edits[0])
+    fixed = text
+    for edit in sorted(change.edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        fixed = apply(fixed, edit)  # each edit is on the document as it was, so from the end backwards
+    # Minimal edits, not the whole document: only the noqa comment's changed characters, on its line.
+    (edit,) = change.edits
+    line = text.splitlines().index(next(l for l in text.splitlines() if "# noqa: STP002" in l))
+    assert edit.range.start.line == edit.range.end.line == line and edit.new_text == ""
+    assert text.splitlines()[line][edit.range.start.character:edit.range.end.character] == "STP002, "
     assert fixed == FLOW.replace("return await tick(label)", "return await tick(label) + await tick(label)  # noqa: E501")
     quick = await code_actions(client, uri, published[0].range, published[0])
     assert all(action.kind == types.CodeActionKind.QuickFix for action in quick if action.kind != "source.fixAll.steplint")
