@@ -126,6 +126,23 @@ async def test_fix_all_applies_every_safe_fix_and_nothing_unsafe(client: Recordi
 
 
 @pytest.mark.asyncio
+async def test_unfixable_rules_offer_no_fix_in_the_editor(client: RecordingClient, tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text('[tool.steplint]\nignore = ["STP040"]\nextend-select = ["STP100"]\n'
+                                             '\n[tool.steplint.lint]\nunfixable = ["STP100"]\n')
+    text = FLOW.replace("return await tick(label)", "return await tick(label)  # noqa: STP002")
+    uri = open_document(client, tmp_path / "pkg" / "flow.py", text)
+    published = (await client.next_publish(uri)).diagnostics
+    unused = next(d for d in published if d.code == "STP100")
+    titles = [action.title for action in await code_actions(client, uri, unused.range, unused)]
+    assert titles == ["Disable STP100 for this line"], titles
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+        context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.steplint"])))
+    assert not actions
+
+
+@pytest.mark.asyncio
 async def test_the_server_watches_pyproject_and_python_files(client: RecordingClient, tmp_path: Path):
     for _ in range(100):
         if client.registrations:

@@ -125,3 +125,12 @@ def test_isolated_writes_no_cache_into_the_project(project):
     assert not (project / ".steplint_cache").exists()
     steplint("--isolated", "--cache-dir", str(project / "elsewhere"), "nested.py", cwd=project)
     assert (project / "elsewhere").is_dir()
+
+
+def test_show_settings_shows_the_new_keys(project):
+    configure(project, '[tool.steplint]\nforce-exclude = true\noutput-format = "grouped"\n\n'
+                       '[tool.steplint.lint]\nunfixable = ["STP001"]\n')
+    text = steplint("--show-settings", "nested.py", cwd=project).stdout
+    assert "force-exclude: true\n" in text and "unfixable: [STP001]\n" in text and "output-format: grouped\n" in text
+    record = json.loads(steplint("--show-settings", "--format", "json", "nested.py", cwd=project).stdout)
+    assert (record["force_exclude"], record["unfixable"], record["include"]) == (True, ["STP001"], None)
