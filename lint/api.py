@@ -23,12 +23,12 @@ if TYPE_CHECKING:
     from steplint.run.cache import Cache
 
 
-def load_settings(config_file: Path | None, start: Path, isolated: bool = False) -> Settings:
+def load_settings(config_file: Path | None, start: Path, isolated: bool = False, inline: tuple[dict, ...] = ()) -> Settings:
     """The settings for linting ``start`` (``config.settings.load_settings``), with every rule selector checked.
 
-    Raises ``ConfigError`` for a bad file, key, value or selector.
+    ``inline``: the tables of ``--config 'key = value'``. Raises ``ConfigError`` for a bad file, key, value or selector.
     """
-    settings = config.load_settings(config_file, start, isolated)
+    settings = config.load_settings(config_file, start, isolated, inline)
     check_selectors(settings, str(settings.config_file) if settings.config_file is not None else "")
     return settings
 

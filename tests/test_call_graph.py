@@ -25,7 +25,7 @@ def _edges(graph: dict[str, list[str]]) -> set[tuple[str, str]]:
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
 def test_call_graph_matches_the_expected_one(program):
     expected = json.loads((program / "expected.json").read_text(encoding="utf-8"))
-    found = call_graph_for([str(program)], Settings(project_root=program))
+    found = call_graph_for([str(program)], Settings(project_root=program)).graph
     assert set(found) == set(expected), "every function and module of the analyzed code is a key"
     missing = sorted(_edges(expected) - _edges(found))
     extra = sorted(_edges(found) - _edges(expected))
@@ -71,7 +71,7 @@ def test_every_nesting_chain_the_rules_report_is_a_path_of_the_graph(fixture, mo
     """The rules read the same resolution as the graph: a finding never rests on a call the graph lacks."""
     monkeypatch.chdir(FIXTURES)  # a file given alone is named from the current folder
     path = FIXTURES / fixture
-    graph = call_graph_for([str(path)], Settings(project_root=FIXTURES))
+    graph = call_graph_for([str(path)], Settings(project_root=FIXTURES)).graph
     edges = _edges(graph)
     findings = lint_paths([str(path)], Settings(project_root=FIXTURES)).diagnostics
     chains = [d.chain for d in findings if d.code == "STP002"]

@@ -156,7 +156,8 @@ def test_json_format_follows_the_contract(project):
     items = json.loads(result.output)
     assert [i["code"] for i in items] == ["STP001", "STP040"]
     first = items[0]
-    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "name", "severity", "message"}
+    ruff_keys = {"cell", "code", "end_location", "filename", "fix", "location", "message", "noqa_row", "url"}
+    assert set(first) == ruff_keys | {"path", "line", "column", "end_line", "end_column", "name", "severity"}
     assert (first["line"], first["column"], first["end_line"], first["end_column"]) == (9, 18, 9, 25)
     assert first["name"] == "step-calls-step" and first["severity"] == "warning"
 

@@ -13,7 +13,7 @@ CLEAN = "from agent_framework import step\n\n@step\nasync def tick(x: str) -> st
     "config, message",
     [
         ('[tool.steplint]\nextend-selct = ["STP011"]\n', "unknown key 'extend-selct' in [tool.steplint] (did you mean 'extend-select'?)"),
-        ('[tool.steplint]\ncolour = "red"\n', "unknown key 'colour' in [tool.steplint] (known keys: exclude, extend, extend-exclude,"),
+        ('[tool.steplint]\ncolour = "red"\n', "unknown key 'colour' in [tool.steplint] (known keys: cache-dir, exclude, extend, extend-exclude,"),
         ("[tool.steplint]\nselect = [1]\n", "'select' must be a list of strings"),
         ('[tool.steplint]\nper-file-ignores = ["tests/*"]\n', "'per-file-ignores' must be a table of glob = [codes]"),
         ("[tool.steplint]\ntarget-version = 1.20\n", "'target-version' must be a quoted version"),

@@ -110,12 +110,36 @@ async def test_fix_all_applies_every_safe_fix_and_nothing_unsafe(client: Recordi
         assert fix_all.kind == "source.fixAll.steplint"
     (change,) = fix_all.edit.document_changes
     assert change.text_document.version == 1
-    fixed = apply(text, change.edits[0])
+    fixed = text
+    for edit in sorted(change.edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        fixed = apply(fixed, edit)  # each edit is on the document as it was, so from the end backwards
+    # Minimal edits, not the whole document: only the noqa comment's changed characters, on its line.
+    (edit,) = change.edits
+    line = text.splitlines().index(next(l for l in text.splitlines() if "# noqa: STP002" in l))
+    assert edit.range.start.line == edit.range.end.line == line and edit.new_text == ""
+    assert text.splitlines()[line][edit.range.start.character:edit.range.end.character] == "STP002, "
     assert fixed == FLOW.replace("return await tick(label)", "return await tick(label) + await tick(label)  # noqa: E501")
     quick = await code_actions(client, uri, published[0].range, published[0])
     assert all(action.kind == types.CodeActionKind.QuickFix for action in quick if action.kind != "source.fixAll.steplint")
     replace_all(client, uri, 2, fixed)
     assert sorted(d.code for d in (await client.next_publish(uri)).diagnostics) == ["STP001", "STP001"]
+
+
+@pytest.mark.asyncio
+async def test_unfixable_rules_offer_no_fix_in_the_editor(client: RecordingClient, tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text('[tool.steplint]\nignore = ["STP040"]\nextend-select = ["STP100"]\n'
+                                             '\n[tool.steplint.lint]\nunfixable = ["STP100"]\n')
+    text = FLOW.replace("return await tick(label)", "return await tick(label)  # noqa: STP002")
+    uri = open_document(client, tmp_path / "pkg" / "flow.py", text)
+    published = (await client.next_publish(uri)).diagnostics
+    unused = next(d for d in published if d.code == "STP100")
+    titles = [action.title for action in await code_actions(client, uri, unused.range, unused)]
+    assert titles == ["Disable STP100 for this line"], titles
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+        context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.steplint"])))
+    assert not actions
 
 
 @pytest.mark.asyncio

@@ -138,8 +138,19 @@ def test_hooks_file_declares_both_hooks():
         assert hook["language"] == "python"
         assert hook["types_or"] == ["python", "pyi"]
         assert hook["require_serial"] is True
-        assert hook["entry"] == "steplint check"
+        assert hook["entry"] == "steplint check --force-exclude"  # pre-commit names files; the excludes still apply
     assert hooks["steplint-fix"]["args"] == ["--fix"]
+
+
+def test_the_projects_excludes_apply_to_the_files_pre_commit_names(project, pre_commit_home):
+    with (project / "pyproject.toml").open("a") as config:
+        config.write('extend-exclude = ["legacy/"]\n')
+    (project / "legacy").mkdir()
+    shutil.copy(ROOT / "fixtures" / "repro_9383.py", project / "legacy" / "old.py")
+    (project / "clean.py").write_text(CLEAN)
+    done = pre_commit(project, pre_commit_home, "steplint", "--files", "legacy/old.py", "clean.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "legacy/old.py" not in done.stdout and "Passed" in done.stdout
 
 
 def test_fails_on_the_reproduction(project, pre_commit_home):

@@ -23,6 +23,7 @@ def check_selectors(settings: Settings, source: str = "") -> None:
         "select": settings.select or (),
         "extend-select": settings.extend_select,
         "ignore": settings.ignore,
+        "unfixable": settings.unfixable,
         **{f'per-file-ignores "{pattern}"': codes for pattern, codes in settings.per_file_ignores.items()},
     }
     for where, selectors in named.items():

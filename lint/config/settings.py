@@ -20,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from steplint.config.command_keys import COMMAND_KEYS, command_values, flattened, merged_tables
 from steplint.config.project_version import ReleaseTarget, release_target
 from steplint.config.toml_files import load_toml
 from steplint.core.framework_versions import Version, checked_target
@@ -56,13 +57,24 @@ class Settings:
     respect_gitignore: bool = True  # .gitignore, .ignore and .git/info/exclude leave files out of discovery
     config_file: Path | None = None
     project_root: Path = field(default_factory=Path.cwd)
+    # What the command-line flags of the same names set (steplint.config.command_keys); a flag wins.
+    include: tuple[str, ...] | None = None  # None: every .py and .pyi file
+    unfixable: tuple[str, ...] = ()
+    force_exclude: bool = False
+    fix: bool | None = None
+    unsafe_fixes: bool | None = None
+    output_format: str | None = None
+    cache_dir: Path | None = None
 
     def with_overrides(self, **overrides: object) -> "Settings":
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
 
 
-_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
-_KNOWN_KEYS = _LIST_KEYS | {"per-file-ignores", "target-version", "target-python", "max-file-size", "respect-gitignore", "extend"}
+_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "include", "unfixable"}
+_KNOWN_KEYS = _LIST_KEYS | COMMAND_KEYS | {
+    "per-file-ignores", "extend-per-file-ignores", "target-version", "target-python", "max-file-size",
+    "respect-gitignore", "extend", "lint",
+}
 
 
 def find_pyproject(start: Path) -> tuple[Path | None, Path | None]:
@@ -94,24 +106,41 @@ def read_toml(path: Path) -> dict:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
 
 
-def load_settings(config_file: Path | None, start: Path, isolated: bool = False) -> Settings:
-    """The settings for linting ``start``; ``isolated`` reads no file at all (the newest target version)."""
+def load_settings(config_file: Path | None, start: Path, isolated: bool = False, inline: tuple[dict, ...] = ()) -> Settings:
+    """The settings for linting ``start``; ``isolated`` reads no file at all (the newest target version).
+
+    ``inline``: tables from ``--config KEY=VALUE``, read over the file's as if written in it.
+    """
+    for table in inline:  # alone first, so that a bad one is named as the command line's
+        settings_from_table(table, Path("--config"))
+    folder = Path(os.path.abspath(start if start.is_dir() else start.parent))
     if isolated:
-        return Settings(
-            project_root=Path(os.path.abspath(start if start.is_dir() else start.parent)),
-            target_version_source="the newest: --isolated reads no project file",
-        )
+        settings = Settings(project_root=folder, target_version_source="the newest: --isolated reads no project file")
+        return _with_inline(settings, {}, folder, inline)
     nearest_any: Path | None = None
     if config_file is None:
         config_file, nearest_any = find_pyproject(Path(os.path.abspath(start)))
     if config_file is None:
-        root = nearest_any.parent if nearest_any else Path(os.path.abspath(start if start.is_dir() else start.parent))
-        return with_detected_target(Settings(project_root=root), start)
+        root = nearest_any.parent if nearest_any else folder
+        return with_detected_target(_with_inline(Settings(project_root=root), {}, root, inline), start)
     data = read_toml(config_file)
     table = data.get("tool", {}).get("steplint", {}) if config_file.name == "pyproject.toml" else data.get(
         "tool", {}
     ).get("steplint", data)
-    return with_detected_target(settings_from_table(table, config_file), start)
+    if not inline:
+        return with_detected_target(settings_from_table(table, config_file), start)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{config_file}: [tool.steplint] must be a table")
+    return with_detected_target(settings_from_table(merged_tables(table, *inline), config_file), start)
+
+
+def _with_inline(settings: Settings, table: dict, root: Path, inline: tuple[dict, ...]) -> Settings:
+    """Settings from ``--config KEY=VALUE`` alone (no file): paths in them are relative to ``root``."""
+    if not inline:
+        return settings
+    made = settings_from_table(merged_tables(table, *inline), root / "--config")
+    return replace(made, config_file=None, project_root=settings.project_root,
+                   target_version_source=made.target_version_source or settings.target_version_source)
 
 
 def with_detected_target(settings: Settings, start: Path) -> Settings:
@@ -173,6 +202,10 @@ def detect_python(start: Path) -> tuple[tuple[int, int], str] | None:
 def settings_from_table(table: dict, config_file: Path, _chain: tuple[Path, ...] = ()) -> Settings:
     if not isinstance(table, dict):
         raise ConfigError(f"{config_file}: [tool.steplint] must be a table")
+    try:
+        table = flattened(table, str(config_file))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     if "extend" in table:
         table = _extended(table, config_file, _chain)
     unknown = sorted(set(table) - _KNOWN_KEYS)
@@ -184,12 +217,15 @@ def settings_from_table(table: dict, config_file: Path, _chain: tuple[Path, ...]
     for key in _LIST_KEYS & set(table):
         values[key.replace("-", "_")] = _string_list(table[key], key, config_file)
     if "per-file-ignores" in table:
-        raw = table["per-file-ignores"]
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{config_file}: 'per-file-ignores' must be a table of glob = [codes]")
-        values["per_file_ignores"] = {
-            str(pattern): _string_list(codes, f"per-file-ignores.{pattern}", config_file) for pattern, codes in raw.items()
-        }
+        values["per_file_ignores"] = _pattern_table(table["per-file-ignores"], "per-file-ignores", config_file)
+    if "extend-per-file-ignores" in table:
+        values["per_file_ignores"] = extended_ignores(
+            values.get("per_file_ignores", {}), _pattern_table(table["extend-per-file-ignores"], "extend-per-file-ignores", config_file)
+        )
+    try:
+        values.update(command_values(table, config_file))
+    except ValueError as exc:
+        raise ConfigError(f"{config_file}: {exc}") from None
     if "target-version" in table:
         raw_version = table["target-version"]
         if not isinstance(raw_version, str):  # 1.20 as a TOML number is the float 1.2
@@ -220,6 +256,20 @@ def settings_from_table(table: dict, config_file: Path, _chain: tuple[Path, ...]
     return Settings(config_file=config_file, project_root=config_file.parent, **values)  # type: ignore[arg-type]
 
 
+def _pattern_table(raw: object, key: str, config_file: Path) -> dict[str, tuple[str, ...]]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{config_file}: '{key}' must be a table of glob = [codes]")
+    return {str(pattern): _string_list(codes, f"{key}.{pattern}", config_file) for pattern, codes in raw.items()}
+
+
+def extended_ignores(ignores: dict[str, tuple[str, ...]], extra: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """``extend-per-file-ignores``: ``extra``'s codes added to ``ignores``' (a new pattern added whole)."""
+    merged = dict(ignores)
+    for pattern, codes in extra.items():
+        merged[pattern] = merged.get(pattern, ()) + tuple(c for c in codes if c not in merged.get(pattern, ()))
+    return merged
+
+
 def _extended(table: dict, config_file: Path, chain: tuple[Path, ...]) -> dict:
     """``extend = "../base.toml"``: the base file's table (its own ``extend`` first), overridden key by key.
 
@@ -237,12 +287,16 @@ def _extended(table: dict, config_file: Path, chain: tuple[Path, ...]) -> dict:
     base = data.get("tool", {}).get("steplint", {}) if base_file.name == "pyproject.toml" else data.get("tool", {}).get("steplint", data)
     if not isinstance(base, dict):
         raise ConfigError(f"{base_file}: [tool.steplint] must be a table")
+    try:
+        base = flattened(base, str(base_file))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     if "extend" in base:
         base = _extended(base, base_file, (*chain, config_file.resolve()))
     base = dict(base)
     if isinstance(base.get("per-file-ignores"), dict):
         base["per-file-ignores"] = {
-            _anchored(pattern, base_file.parent): codes for pattern, codes in base["per-file-ignores"].items()
+            anchored_pattern(pattern, base_file.parent): codes for pattern, codes in base["per-file-ignores"].items()
         }
     merged = {**base, **{k: v for k, v in table.items() if k != "extend"}}
     # The selection chains as in ruff: a file's own ``select`` starts over, else its ``extend-select``
@@ -262,7 +316,7 @@ def _extended(table: dict, config_file: Path, chain: tuple[Path, ...]) -> dict:
     return merged
 
 
-def _anchored(pattern: str, folder: Path) -> str:
+def anchored_pattern(pattern: str, folder: Path) -> str:
     """A base file's per-file-ignores pattern, made absolute from its folder; a bare name (``test_*.py``) matches
     anywhere and stays as it is."""
     if "/" not in pattern.strip().rstrip("/") or pattern.startswith("/"):

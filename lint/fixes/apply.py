@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 from steplint.core.diagnostics import Diagnostic, Edit
@@ -13,6 +14,14 @@ _Replacement = tuple[int, int, str]  # start offset, end offset, new text
 def fixable(diagnostics: Iterable[Diagnostic], unsafe: bool = False) -> list[Diagnostic]:
     """The findings whose fix applies: the safe ones, and the unsafe ones too when asked."""
     return [d for d in diagnostics if d.fix is not None and d.fix.edits and (d.fix.safe or unsafe)]
+
+
+def without_fixes_of(diagnostics: list[Diagnostic], unfixable: tuple[str, ...]) -> list[Diagnostic]:
+    """``unfixable`` (codes or prefixes, ``ALL``): their findings lose their fix, so nothing offers or applies it."""
+    if not unfixable:
+        return diagnostics
+    prefixes = tuple("" if code.upper() in ("ALL", "*") else code.upper() for code in unfixable)
+    return [replace(d, fix=None) if d.fix is not None and d.code.startswith(prefixes) else d for d in diagnostics]
 
 
 def apply_fixes(text: str, diagnostics: Iterable[Diagnostic]) -> str:

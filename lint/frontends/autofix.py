@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.api import lint_source
-from steplint.fixes.apply import apply_fixes_counted, fixable
+from steplint.fixes.apply import apply_fixes_counted, fixable, without_fixes_of
 from steplint.report.text_format import counted as _count
 from steplint.source.reading import DecodeFailure, decode_keeping_encoding, readable_bytes
 
@@ -121,7 +121,7 @@ def _fix_file(
             break
         text = new
         fixed_codes.update(applied)
-        findings = lint_source(encoded, path, settings, use_noqa).diagnostics
+        findings = without_fixes_of(lint_source(encoded, path, settings, use_noqa).diagnostics, settings.unfixable)
     if text == original:
         return None, findings
     return FixedFile(path, original, text, encoding, fixed_codes), findings

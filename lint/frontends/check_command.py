@@ -15,8 +15,9 @@ from pathlib import Path
 import click
 
 from steplint.frontends.check_options import CheckOptions
+from steplint.fixes.apply import without_fixes_of
 from steplint.frontends.exit_status import EXIT_CLEAN, EXIT_FINDINGS, UsageError
-from steplint.report.format_names import FULL, JSON_FORMATS, TEXT, TEXT_FORMATS
+from steplint.report.format_names import FULL, GROUPED, JSON_FORMATS, TEXT, TEXT_FORMATS
 
 
 def use_colour(choice: str, stream: object | None) -> bool:
@@ -36,6 +37,7 @@ def run_check(options: CheckOptions) -> int:
 
     try:
         settings = _settings(options)
+        options = options.resolved(settings)
         if options.show_settings:
             return _show_settings(settings, options)
         if options.show_files:
@@ -45,7 +47,7 @@ def run_check(options: CheckOptions) -> int:
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
 
-    diagnostics = result.diagnostics
+    diagnostics = without_fixes_of(result.diagnostics, settings.unfixable)
     if stdin is None and not result.files and not options.quiet_or_silent:
         click.echo("warning: No Python files found under the given path(s)", err=True)  # ruff's words, exit 0 as in ruff
     _say_target(settings, diagnostics, options)
@@ -57,6 +59,8 @@ def run_check(options: CheckOptions) -> int:
         if done is not None:
             return done
         diagnostics = outcome.remaining
+        if options.fix_only:
+            return _fix_only_report(outcome, options)
     if options.verbose:
         _explain(settings, result, diagnostics)
     _report(diagnostics, outcome, options, stdin)
@@ -87,10 +91,11 @@ def _settings(options: CheckOptions):  # -> Settings
     config_file = Path(options.config_file) if options.config_file else None
     if config_file is not None and not config_file.is_file():
         raise UsageError(f"config file not found: {config_file}")
-    settings = load_settings(config_file, start if start.exists() else Path("."), options.isolated)
+    settings = load_settings(config_file, start if start.exists() else Path("."), options.isolated, options.inline_settings)
     target = options.target_version
     settings = settings.with_overrides(
         **_selection(settings, options),
+        **_fix_and_ignore_overrides(settings, options),
         exclude=options.exclude,
         extend_exclude=settings.extend_exclude + options.extend_exclude if options.extend_exclude else None,
         target_version=_target_version(target),
@@ -102,6 +107,35 @@ def _settings(options: CheckOptions):  # -> Settings
     )
     check_selectors(settings)
     return _known_target(settings, target)
+
+
+def _fix_and_ignore_overrides(settings, options: CheckOptions) -> dict:  # noqa: ANN001 - Settings
+    """``--unfixable`` adds to the configured ``unfixable``; ``--extend-per-file-ignores`` to ``per-file-ignores``
+    (its patterns relative to the current folder, as ruff's command-line patterns are)."""
+    from steplint.config.settings import anchored_pattern, extended_ignores
+
+    overrides: dict = {}
+    if options.unfixable:
+        overrides["unfixable"] = settings.unfixable + options.unfixable
+    if options.extend_per_file_ignores:
+        here = Path.cwd()
+        extra = {anchored_pattern(pattern, here): codes for pattern, codes in options.extend_per_file_ignores}
+        overrides["per_file_ignores"] = extended_ignores(settings.per_file_ignores, extra)
+    return overrides
+
+
+def _fix_only_report(outcome, options: CheckOptions) -> int:  # noqa: ANN001 - FixOutcome
+    """``--fix-only``: fix, say how many were fixed, and leave the findings that are left unreported (exit 0, or 1
+    with ``--exit-non-zero-on-fix`` when something was fixed), as ruff does."""
+    from steplint.report.text_format import counted
+
+    if not options.quiet_or_silent:
+        said = f"Fixed {counted(outcome.fixed, 'finding')}." if outcome.fixed else "No fixes applied."
+        click.echo(said, err=options.output_format not in TEXT_FORMATS)
+        if options.show_fixes:
+            click.echo(_fixes_listing(outcome), nl=False, err=options.output_format not in TEXT_FORMATS)
+    fixed_something = options.exit_non_zero_on_fix and outcome.fixed
+    return EXIT_FINDINGS if fixed_something and not options.exit_zero else EXIT_CLEAN
 
 
 def _selection(settings, options: CheckOptions) -> dict:  # noqa: ANN001 - Settings
@@ -312,6 +346,8 @@ def _findings_text(diagnostics: list, options: CheckOptions, stdin: bytes | None
     if output_format == FULL:
         sources = _stdin_sources(diagnostics, stdin)
         return text_format.as_full(diagnostics, lambda p: sources.get(p) or text_format.source_from_disk(p), colour, unsafe)
+    if output_format == GROUPED:
+        return text_format.as_grouped(diagnostics, colour, unsafe)
     if output_format in TEXT_FORMATS:
         return text_format.as_concise(diagnostics, colour, unsafe)
     return FORMATTERS[output_format](diagnostics)
@@ -373,7 +409,8 @@ def _target(settings) -> str:  # noqa: ANN001 - Settings
 
 
 def _cache(settings, options: CheckOptions):  # noqa: ANN001 - Settings; -> steplint.run.cache.Cache | None
-    if options.no_cache:
+    # --isolated reads nothing of the project, so it writes nothing into it either: a cache only where asked.
+    if options.no_cache or (options.isolated and not options.cache_dir):
         return None
     from steplint.run.cache import CACHE_DIR_NAME, Cache
 

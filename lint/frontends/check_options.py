@@ -7,7 +7,8 @@ settings are resolved, so that their errors come in the order they always did.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import os
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -26,6 +27,34 @@ def patterns(value: str | None) -> tuple[str, ...] | None:
     return tuple(p.strip() for p in value.split(",") if p.strip())
 
 
+def per_file_ignores(value: str | None) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """``--extend-per-file-ignores 'tests/*:STP010,legacy/*:STP0'``: (pattern, codes) pairs, as ruff writes them."""
+    if value is None:
+        return None
+    pairs: dict[str, tuple[str, ...]] = {}
+    for item in (part.strip() for part in value.split(",") if part.strip()):
+        pattern, colon, code = item.rpartition(":")
+        if not colon or not pattern.strip() or not code.strip():
+            raise UsageError(f"--extend-per-file-ignores: {item!r} is not PATTERN:CODE "
+                             "(a glob, a colon, a rule code or prefix, e.g. 'tests/*:STP0')")
+        pairs[pattern.strip()] = pairs.get(pattern.strip(), ()) + (code.strip().upper(),)
+    return tuple(pairs.items())
+
+
+def config_arguments(values: Sequence[str]) -> tuple[str | None, tuple[dict, ...]]:
+    """``--config``, as ruff reads it: an existing file, else a TOML ``key = value`` line (one file at most)."""
+    from steplint.config.command_keys import InlineSettingError, inline_table
+
+    files = [value for value in values if os.path.isfile(value) or "=" not in value]
+    if len(files) > 1:
+        raise UsageError(f"--config: give one configuration file, not {files[0]} and {files[1]}")
+    try:
+        inline = tuple(inline_table(value) for value in values if value not in files)
+    except InlineSettingError as exc:
+        raise UsageError(str(exc)) from None
+    return (files[0] if files else None), inline
+
+
 @dataclass(frozen=True)
 class CheckOptions:
     paths: tuple[str, ...]  # "." when none was given
@@ -37,9 +66,11 @@ class CheckOptions:
     ignore: tuple[str, ...] | None = None
     exclude: tuple[str, ...] | None = None
     extend_exclude: tuple[str, ...] | None = None
-    force_exclude: bool = False
+    force_exclude: bool | None = None  # None until resolved: the configuration's, else False
     respect_gitignore: bool | None = None
     config_file: str | None = None
+    inline_settings: tuple[dict, ...] = ()  # --config 'key = value', each a TOML table
+    extend_per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     isolated: bool = False
     target_version: str | None = None
     target_python: str | None = None
@@ -52,11 +83,13 @@ class CheckOptions:
     show_settings: bool = False
     show_files: bool = False
     add_noqa: bool = False
-    fix: bool = False
+    fix: bool | None = None
+    fix_only: bool = False
     diff: bool = False
-    unsafe_fixes: bool = False
+    unsafe_fixes: bool | None = None
+    unfixable: tuple[str, ...] | None = None
     # what is printed, and the exit status
-    output_format: str = "text"
+    output_format: str | None = None  # None until resolved: the configuration's, else text
     output_file: str | None = None
     color: str = "auto"
     statistics: bool = False
@@ -74,13 +107,34 @@ class CheckOptions:
         reads_stdin = list(paths) == ["-"] or (not paths and bool(stdin_filename))
         if "-" in paths and not reads_stdin:
             raise UsageError("'-' (standard input) cannot be combined with other paths")
-        split = {"select": codes, "extend_select": codes, "ignore": codes, "exclude": patterns, "extend_exclude": patterns}
+        split = {"select": codes, "extend_select": codes, "ignore": codes, "exclude": patterns, "extend_exclude": patterns,
+                 "unfixable": codes, "extend_per_file_ignores": per_file_ignores}
+        values = dict(values)
+        values["config_file"], values["inline_settings"] = config_arguments(values.get("config_file") or ())
         given = {
             option.name: split[option.name](values.get(option.name)) if option.name in split else values.get(option.name)
             for option in fields(cls)
             if option.name not in ("paths", "reads_stdin") and values.get(option.name) is not None
         }
         return cls(paths=tuple(paths) or (".",), reads_stdin=reads_stdin, **given)  # type: ignore[arg-type]
+
+    def resolved(self, settings) -> "CheckOptions":  # noqa: ANN001 - Settings
+        """The flags the configuration may set (``fix = true``, ``output-format``...), taken from it where not given."""
+        from steplint.report.format_names import FORMAT_NAMES, TEXT
+
+        configured_format = settings.output_format
+        if self.output_format is None and configured_format is not None and configured_format not in FORMAT_NAMES:
+            raise UsageError(f"{settings.config_file or '--config'}: 'output-format' must be one of "
+                             f"{', '.join(FORMAT_NAMES)}, not {configured_format!r}")
+        fix = self.fix if self.fix is not None else bool(settings.fix)
+        return replace(
+            self,
+            output_format=self.output_format or configured_format or TEXT,
+            fix=fix or self.fix_only,
+            unsafe_fixes=self.unsafe_fixes if self.unsafe_fixes is not None else bool(settings.unsafe_fixes),
+            force_exclude=self.force_exclude if self.force_exclude is not None else settings.force_exclude,
+            cache_dir=self.cache_dir or (str(settings.cache_dir) if settings.cache_dir is not None else None),
+        )
 
     @property
     def use_noqa(self) -> bool:

@@ -10,7 +10,7 @@ import click
 
 from steplint._version import __version__
 from steplint.frontends.exit_status import EXIT_ERROR, EXIT_FINDINGS, UsageError
-from steplint.report.format_names import FORMAT_NAMES, TEXT
+from steplint.report.format_names import FORMAT_NAMES
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 
 
@@ -59,12 +59,12 @@ def cli() -> None:
 @click.option("--ignore", help="Rule codes or prefixes to disable.")
 @click.option("--exclude", help="Comma-separated glob patterns to exclude (replaces the defaults).")
 @click.option("--extend-exclude", help="Glob patterns to exclude on top of the defaults.")
-@click.option("--force-exclude", is_flag=True,
-              help="Apply excludes and ignore files to files named on the command line too.")
+@click.option("--force-exclude/--no-force-exclude", default=None,
+              help="Apply excludes and ignore files to files named on the command line too (key: force-exclude).")
 @click.option("--respect-gitignore/--no-respect-gitignore", default=None,
               help="Leave out files that .gitignore, .ignore or .git/info/exclude ignore (default: respect).")
-@click.option("--format", "--output-format", "output_format", type=click.Choice(FORMAT_NAMES), default=TEXT,
-              show_default=True, help="How to print the findings (text is concise; full adds the source line).")
+@click.option("--format", "--output-format", "output_format", type=click.Choice(FORMAT_NAMES), default=None,
+              help="How to print the findings (default: output-format, else text; text is concise, full adds the source line).")
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False), help="Write the findings to this file.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour in the text layouts (auto: on a terminal, unless NO_COLOR; FORCE_COLOR forces it).")
@@ -74,15 +74,21 @@ def cli() -> None:
 @click.option("--show-files", is_flag=True, help="Print the files a run would lint, then exit.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix, exit 1 when a file was fixed, even if nothing is left.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Read settings from this TOML file.")
+@click.option("--config", "config_file", multiple=True, metavar="FILE | KEY=VALUE",
+              help="Read settings from this TOML file, or set one as a TOML line, e.g. 'target-version = \"1.21\"' (repeatable).")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--target-version", help="The agent-framework-core version the code runs on, e.g. 1.19.")
 @click.option("--target-python", help="The Python version the code runs on, e.g. 3.11 (default: requires-python's lowest, else this Python).")
 @click.option("--stdin-filename", help="Lint standard input as if it were this file (no PATHS needed; '-' also reads it).")
 @click.option("--disable-noqa", is_flag=True, help="Ignore '# noqa' comments ('# steplint: disable=' still applies).")
 @click.option("--add-noqa", is_flag=True, help="Add a '# noqa: CODE' to every line with a finding, then exit.")
-@click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what is left.")
-@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply the unsafe fixes too.")
+@click.option("--fix/--no-fix", default=None, help="Apply the safe fixes, then report what is left (key: fix).")
+@click.option("--fix-only", is_flag=True, help="Apply the fixes, report nothing that is left, exit 0 (implies --fix).")
+@click.option("--unsafe-fixes/--no-unsafe-fixes", default=None,
+              help="With --fix or --diff, apply the unsafe fixes too (key: unsafe-fixes).")
+@click.option("--unfixable", help="Rule codes or prefixes whose fixes are never applied (adds to the unfixable key).")
+@click.option("--extend-per-file-ignores", metavar="PATTERN:CODE,...",
+              help="Per-file ignores on top of the configured ones, e.g. 'tests/*:STP0' (a glob, a colon, a code or prefix).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff instead of writing them (exit 1 if any).")
 @click.option(
     "-j", "--jobs", type=click.IntRange(min=1), help="Processes that build summaries (default: one per CPU; 1: in-process)."
@@ -147,6 +153,18 @@ def _size(value: str | None) -> int | None:
         raise click.BadParameter(str(exc)) from None
 
 
+@cli.command("version")
+@click.option("--output-format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def version(output_format: str) -> None:
+    """Print steplint's version (as 'steplint --version'; JSON with --output-format json), as 'ruff version' does."""
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps({"version": __version__}))
+    else:
+        click.echo(f"steplint {__version__}")
+
+
 @cli.command("rules")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
               show_default=True, help="A table, JSON (one object per rule), or the README's Markdown table.")
@@ -198,46 +216,23 @@ def show_rule(code: str | None, show_all: bool) -> None:
 @cli.command("graph")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--workflow", help="Draw only this workflow (its name, its name= or module.name).")
-@click.option("--format", "output_format", type=click.Choice(["mermaid", "dot", "json", "html"]), default="mermaid",
-              show_default=True)
+@click.option("--format", "output_format", type=click.Choice(["mermaid", "dot", "json", "html"]), default=None,
+              help="mermaid (default), dot, json or html; --calls: json, its only format.")
 @click.option("--output-file", type=click.Path(dir_okay=False), help="Write the graph to this file.")
 @click.option("--helpers", is_flag=True, help="Draw the plain helpers between steps instead of naming them on edges.")
 @click.option("--all", "whole", is_flag=True, help="Every workflow and step, grouped by module.")
-@click.option("--calls", is_flag=True, help="The plain call graph instead: each function's callees (with --format json).")
+@click.option("--calls", is_flag=True, help="The plain call graph instead: each function's callees, as JSON.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-def graph(paths: tuple[str, ...], workflow: str | None, output_format: str, output_file: str | None, helpers: bool,
+def graph(paths: tuple[str, ...], workflow: str | None, output_format: str | None, output_file: str | None, helpers: bool,
           whole: bool, calls: bool, isolated: bool) -> None:
-    """Draw each workflow: the steps it runs, what they reach, and the hazards on the way."""
-    import json
+    """Draw each workflow: the steps it runs, what they reach, and the hazards on the way.
 
-    from steplint.api import load_settings
-    from steplint.config.settings import ConfigError
-    from steplint.report import graph_formats
-    from steplint.run.graph_run import call_graph_for, workflow_graph_for
+    A path that does not exist, or a file that cannot be read or parsed, is its STP900 finding on stderr (exit 1).
+    """
+    from steplint.frontends.graph_command import run_graph
 
-    targets = list(paths) or ["."]
-    missing = [p for p in targets if not os.path.exists(p)]
-    if missing:
-        click.echo(f"steplint: error: no such file or folder: {missing[0]}", err=True)
-        sys.exit(EXIT_ERROR)
-    if calls and output_format != "json":
-        click.echo("steplint: error: --calls prints JSON: add --format json", err=True)
-        sys.exit(EXIT_ERROR)
-    try:
-        settings = load_settings(None, Path(targets[0]), isolated)
-        if calls:
-            text = json.dumps(call_graph_for(targets, settings), indent=2, sort_keys=True) + "\n"
-        else:
-            drawn = workflow_graph_for(targets, settings, workflow, helpers, whole)
-            base = Path(output_file).resolve().parent if output_file else Path.cwd()
-            text = graph_formats.FORMATS[output_format](drawn, base)
-    except (ConfigError, LookupError) as exc:
-        click.echo(f"steplint: error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-    if output_file:
-        Path(output_file).write_text(text, encoding="utf-8")
-    else:
-        click.echo(text, nl=False)
+    drawing = {"workflow": workflow, "helpers": helpers, "whole": whole}
+    sys.exit(run_graph(list(paths) or ["."], output_format, output_file, calls, isolated, drawing))
 
 
 @cli.command("clean")

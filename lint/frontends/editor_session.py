@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from steplint.fixes.apply import fixable
+from steplint.fixes.apply import fixable, without_fixes_of
 from steplint.api import lint_source, load_settings
 from steplint.config.settings import Settings, parse_python_version
 from steplint.core.diagnostics import Diagnostic
@@ -165,7 +165,7 @@ def lint_document(
     # Not kept by version: the document's module name is worked out afresh (a package may have appeared above it).
     summary = summaries.buffer_summary(path, None, text)
     found = lint_source(buffer_bytes(text), path, settings, summarize=summaries.reader(buffers), summary=summary)
-    return found.diagnostics, settings
+    return without_fixes_of(found.diagnostics, settings.unfixable), settings  # `unfixable`: no quick fix either
 
 
 def fixed_text(text: str, path: str, findings: list[Diagnostic], settings: Settings) -> str | None:

@@ -7,7 +7,10 @@ steplint counts 1-based lines and 1-based character columns; LSP counts
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
+from bisect import bisect_right
 
 from lsprotocol import types
 from pygls.workspace import PositionCodec
@@ -59,12 +62,46 @@ def text_edit(edit: Edit, lines: list[str], codec: PositionCodec) -> types.TextE
     )
 
 
-def whole_document(lines: list[str], new_text: str) -> types.TextEdit:
-    """One edit that replaces the document (what ``source.fixAll`` sends, as ruff's server does)."""
-    return types.TextEdit(
-        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=len(lines), character=0)),
-        new_text=new_text,
-    )
+def minimal_edits(old: str, new: str, codec: PositionCodec) -> list[types.TextEdit]:
+    """The edits that turn ``old`` into ``new`` (what ``source.fixAll`` sends): one per changed run of lines, each
+    trimmed to the characters that change, so that the editor keeps its cursor, marks and undo steps elsewhere."""
+    starts = [0, *(match.end() for match in LINE_BREAK.finditer(old))]
+
+    def at(offset: int) -> types.Position:
+        index = bisect_right(starts, offset) - 1
+        return types.Position(line=index, character=codec.client_num_units(old[starts[index]:offset]))
+
+    old_lines, new_lines = _lines(old), _lines(new)
+    edits = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        before, after = "".join(old_lines[i1:i2]), "".join(new_lines[j1:j2])
+        head, tail = _common_ends(before, after)
+        start = starts[i1] if i1 < len(starts) else len(old)
+        edits.append(types.TextEdit(range=types.Range(start=at(start + head), end=at(start + len(before) - tail)),
+                                    new_text=after[head:len(after) - tail]))
+    return edits
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` with their breaks, split where steplint and LSP split them (not at form feeds)."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+
+
+def _common_ends(before: str, after: str) -> tuple[int, int]:
+    """The lengths of the common prefix and suffix of ``before`` and ``after`` (not overlapping, never splitting a
+    CRLF: a position between its two characters is not a position in the document)."""
+    head = len(os.path.commonprefix([before, after]))
+    if head and before[head - 1] == "\r":
+        head -= 1
+    limit = min(len(before), len(after)) - head
+    tail = 0
+    while tail < limit and before[len(before) - 1 - tail] == after[len(after) - 1 - tail]:
+        tail += 1
+    if tail and before[len(before) - tail] == "\n" and len(before) - tail > 0 and before[len(before) - tail - 1] == "\r":
+        tail -= 1
+    return head, tail
 
 
 def touches(found: types.Range, asked: types.Range) -> bool:

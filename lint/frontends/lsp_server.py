@@ -34,7 +34,7 @@ from steplint.config.settings import ConfigError, Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.gc_pause import IdleCollection
 from steplint.frontends.editor_session import Buffers, EditorOptions, ModuleSummaries, fixed_text, lint_document
-from steplint.frontends.lsp_convert import LINE_BREAK, noqa_code_at, text_edit, to_lsp, touches, whole_document
+from steplint.frontends.lsp_convert import LINE_BREAK, minimal_edits, noqa_code_at, text_edit, to_lsp, touches
 from steplint.source.discovery import PYTHON_SUFFIXES
 
 DEBOUNCE_SECONDS = 0.3
@@ -244,14 +244,14 @@ class SteplintServer(LanguageServer):
         new_text = fixed_text(published.text, path, [finding for _, finding in published.pairs], published.settings)
         if new_text is None or new_text == published.text:
             return None
-        edit = whole_document(LINE_BREAK.split(published.text), new_text)
+        edits = minimal_edits(published.text, new_text, self.workspace.position_codec)
         return types.CodeAction(
             title="steplint: fix all safe fixes",
             kind=FIX_ALL,
             edit=types.WorkspaceEdit(document_changes=[
                 types.TextDocumentEdit(
                     text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=published.version),
-                    edits=[edit],
+                    edits=edits,
                 )
             ]),
         )

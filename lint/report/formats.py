@@ -2,40 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from typing import Callable
 
 from steplint.core.diagnostics import Diagnostic
-from steplint.report.format_names import CONCISE, FULL, GITHUB, JSON, JSON_LINES, PYLINT, SARIF, TEXT
+from steplint.report.azure_format import as_azure
+from steplint.report.format_names import (
+    AZURE, CONCISE, FULL, GITHUB, GITLAB, GROUPED, JSON, JSON_LINES, JUNIT, PYLINT, RDJSON, SARIF, TEXT,
+)
 from steplint.report.github_format import as_github
+from steplint.report.gitlab_format import as_gitlab
+from steplint.report.json_format import as_dict, as_json, as_json_lines
+from steplint.report.junit_format import as_junit
+from steplint.report.rdjson_format import as_rdjson
 from steplint.report.sarif_format import as_sarif
-from steplint.report.text_format import as_concise, as_full, source_from_disk
+from steplint.report.text_format import as_concise, as_full, as_grouped, source_from_disk
 
-
-def as_dict(d: Diagnostic) -> dict:
-    item = {
-        "path": d.path,
-        "line": d.line,
-        "column": d.column,
-        "end_line": d.end_line,
-        "end_column": d.end_column,
-        "code": d.code,
-        "name": d.name,
-        "severity": d.severity,
-        "message": d.message,
-    }
-    if d.chain is not None:
-        item["chain"] = list(d.chain)
-    return item
-
-
-def as_json(diagnostics: list[Diagnostic]) -> str:
-    return json.dumps([as_dict(d) for d in diagnostics], indent=2) + "\n"
-
-
-def as_json_lines(diagnostics: list[Diagnostic]) -> str:
-    """One JSON object per line, the items of ``as_json``: a stream that ``jq -c`` or a log shipper reads."""
-    return "".join(json.dumps(as_dict(d)) + "\n" for d in diagnostics)
+__all__ = ["FORMATTERS", "as_dict", "as_json", "as_json_lines", "as_pylint"]
 
 
 def as_pylint(diagnostics: list[Diagnostic]) -> str:
@@ -52,4 +34,9 @@ FORMATTERS: dict[str, Callable[[list[Diagnostic]], str]] = {
     PYLINT: as_pylint,
     GITHUB: as_github,
     SARIF: as_sarif,
+    GROUPED: as_grouped,
+    JUNIT: as_junit,
+    GITLAB: as_gitlab,
+    RDJSON: as_rdjson,
+    AZURE: as_azure,
 }

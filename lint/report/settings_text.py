@@ -33,6 +33,14 @@ def settings_record(settings: Settings, linted: str) -> dict:
         "extend_exclude": list(settings.extend_exclude),
         "respect_gitignore": settings.respect_gitignore,
         "max_file_size": settings.max_file_size,
+        # The keys that set what a flag sets (a flag given on the command line wins over them).
+        "include": list(settings.include) if settings.include is not None else None,
+        "force_exclude": settings.force_exclude,
+        "unfixable": list(settings.unfixable),
+        "fix": bool(settings.fix),
+        "unsafe_fixes": bool(settings.unsafe_fixes),
+        "output_format": settings.output_format,
+        "cache_dir": str(settings.cache_dir) if settings.cache_dir is not None else None,
     }
 
 
@@ -60,8 +68,19 @@ def as_settings_text(settings: Settings, linted: str) -> str:
         f"extend-exclude: {_listed(record['extend_exclude'])}",
         f"respect-gitignore: {'true' if record['respect_gitignore'] else 'false'}",
         f"max-file-size: {record['max_file_size']} bytes" + (" (no limit)" if not record["max_file_size"] else ""),
+        f"include: {_listed(record['include']) if record['include'] is not None else '(every .py and .pyi file)'}",
+        f"force-exclude: {_flag(record['force_exclude'])}",
+        f"unfixable: {_listed(record['unfixable'])}",
+        f"fix: {_flag(record['fix'])}",
+        f"unsafe-fixes: {_flag(record['unsafe_fixes'])}",
+        f"output-format: {record['output_format'] or '(text)'}",
+        f"cache-dir: {record['cache_dir'] or '(.steplint_cache in the project root)'}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
 
 
 def _listed(values: list[str]) -> str:

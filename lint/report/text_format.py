@@ -42,6 +42,25 @@ def as_concise(diagnostics: list[Diagnostic], colour: bool = False, unsafe: bool
     return "".join(line(d, colour, unsafe) + "\n" for d in diagnostics)
 
 
+def as_grouped(diagnostics: list[Diagnostic], colour: bool = False, unsafe: bool = False) -> str:
+    """ruff's ``grouped``: each file's name, then its findings as ``row:column CODE message``, aligned, then a blank
+    line."""
+    by_path: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        by_path.setdefault(d.path, []).append(d)
+    out: list[str] = []
+    for path, findings in by_path.items():
+        row_width = max(len(str(d.line)) for d in findings)
+        column_width = max(len(str(d.column)) for d in findings)
+        out.append(_paint(f"{path}:", BOLD, colour))
+        for d in findings:
+            mark = _paint("[*] ", CYAN, colour) if _fixable(d, unsafe) else ""
+            code = _paint(d.code, RED if d.severity == ERROR else YELLOW, colour)
+            out.append(f"  {d.line:>{row_width}}:{d.column:<{column_width}} {code} {mark}{d.message}")
+        out.append("")
+    return "".join(line + "\n" for line in out)
+
+
 def as_full(diagnostics: list[Diagnostic], source_of: Callable[[str], str | None], colour: bool = False,
             unsafe: bool = False) -> str:
     """Each finding, then its source line with a caret under the span (ruff's default layout)."""
@@ -87,18 +106,22 @@ def summary(diagnostics: list[Diagnostic], unsafe: bool = False, colour: bool = 
 
 
 def statistics(diagnostics: list[Diagnostic], layout: str = TEXT, unsafe: bool = False) -> str:
-    """A count per rule (``--statistics``): aligned text, a JSON array, or one JSON object per line."""
+    """A count per rule (``--statistics``), as ruff prints it: the most frequent first (then by code), as tab-separated
+    ``count code [*] name`` lines (``[ ]`` for a rule without a fix, when some rule has one), a JSON array of
+    ``{code, name, count, fixable}`` (``fixable``: whether ``--fix`` fixes some of them), or one object per line."""
     counts = Counter((d.code, d.name) for d in diagnostics)
-    fixable = Counter(d.code for d in diagnostics if _fixable(d, unsafe))
-    rows = [{"code": code, "name": name, "count": count, "fixable": fixable.get(code, 0)}
-            for (code, name), count in sorted(counts.items())]
+    fixable = {d.code for d in diagnostics if _fixable(d, unsafe)}
+    rows = [{"code": code, "name": name, "count": count, "fixable": code in fixable}
+            for (code, name), count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
     if layout == JSON:
         return json.dumps(rows, indent=2) + "\n"
     if layout == JSON_LINES:
         return "".join(json.dumps(row) + "\n" for row in rows)
-    width = max((len(str(n)) for n in counts.values()), default=1)
+    count_width = max((len(str(n)) for n in counts.values()), default=1)
+    code_width = max((len(code) for code, _ in counts), default=1)
+    marks = {True: "[*] ", False: "[ ] "} if fixable else {True: "", False: ""}
     return "".join(
-        f"{row['count']:>{width}}  {row['code']}  {'[*] ' if row['fixable'] else ''}{row['name']}\n" for row in rows
+        f"{row['count']:>{count_width}}\t{row['code']:<{code_width}}\t{marks[row['fixable']]}{row['name']}\n" for row in rows
     )
 
 

@@ -14,16 +14,36 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from steplint.analysis.call_graph import CallGraph
 from steplint.analysis.workflow_graph import Graph, GraphBuilder
 from steplint.config.settings import Settings
+from steplint.core.diagnostics import Diagnostic
 from steplint.core.summary import ModuleSummary
 from steplint.run.checking import Checking
+from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.run.run_files import excluder_for, files_to_lint
 from steplint.source.discovery import discover
 from steplint.source.import_search import search_roots_for
 from steplint.summaries.file_summary import summarize_path
+
+
+Drawing = TypeVar("Drawing")
+
+
+@dataclass(frozen=True)
+class GraphResult(Generic[Drawing]):
+    """A graph of the files that could be read, and the findings of those that could not (missing, unparsable)."""
+
+    graph: Drawing
+    unreadable: list[Diagnostic]
+
+
+def _unreadable(checking: Checking, modules: list[ModuleSummary]) -> list[Diagnostic]:
+    return sorted((d for m in modules if m.error is not None for d in checking.findings(m).diagnostics
+                   if d.code == SyntaxErrorRule.code), key=Diagnostic.sort_key)
 
 
 def identity_under(root: str, path: str) -> tuple[str, bool] | None:
@@ -40,7 +60,7 @@ def identity_under(root: str, path: str) -> tuple[str, bool] | None:
     return ".".join(parts), is_package
 
 
-def call_graph_for(paths: list[str], settings: Settings) -> dict[str, list[str]]:
+def call_graph_for(paths: list[str], settings: Settings) -> GraphResult[dict[str, list[str]]]:
     """``steplint graph --calls``: each function's qualified name -> the sorted names of what it calls."""
     modules: list[ModuleSummary] = []
     seen: set[str] = set()
@@ -57,10 +77,11 @@ def call_graph_for(paths: list[str], settings: Settings) -> dict[str, list[str]]
             seen.add(absolute)
             modules.append(summarize_path(path, settings.max_file_size, identity))
     roots = list(dict.fromkeys(_root_of(m) for m in modules))
-    analysis = Checking(settings, modules, roots=roots, search_roots=search_roots_for(settings, paths)).analysis
-    graph = CallGraph(analysis.engine, modules, lambda m: m.module)
+    checking = Checking(settings, modules, roots=roots, search_roots=search_roots_for(settings, paths))
+    readable = [m for m in modules if m.error is None]
+    graph = CallGraph(checking.analysis.engine, readable, lambda m: m.module)
     graph.run()
-    return graph.edges()
+    return GraphResult(graph.edges(), _unreadable(checking, modules))
 
 
 def _under(path: str, folder: str) -> bool:
@@ -80,7 +101,7 @@ def _root_of(module: ModuleSummary) -> str:
 
 def workflow_graph_for(
     paths: list[str], settings: Settings, workflow: str | None = None, helpers: bool = False, whole: bool = False,
-) -> Graph:
+) -> GraphResult[Graph]:
     """``steplint graph``: the workflows under ``paths`` (or the one named), or every step grouped by module."""
     modules = [summarize_path(p, settings.max_file_size) for p in files_to_lint(paths, settings)]
     checking = Checking(settings, modules, search_roots=search_roots_for(settings, paths))
@@ -88,11 +109,12 @@ def workflow_graph_for(
     findings = checking.concluded([checking.findings(m) for m in checked], True, reportable=lambda path: True)
     pins = {rule.code: rule.graph_pin for rule in checking.rules}
     builder = GraphBuilder(checking.analysis, findings, show_helpers=helpers, pins=pins)
+    unreadable = _unreadable(checking, modules)
     if whole:
-        return builder.project(checked)
+        return GraphResult(builder.project(checked), unreadable)
     chosen = builder.workflows(checked)
     if workflow is not None:
         chosen = [(w, m) for w, m in chosen if workflow in (w.display, w.maf_name, f"{w.module.module}.{w.display}")]
         if not chosen:
             raise LookupError(f"no workflow named '{workflow}' under {', '.join(paths)}")
-    return builder.for_workflows(chosen)
+    return GraphResult(builder.for_workflows(chosen), unreadable)

@@ -9,7 +9,8 @@ from steplint.source.ignore_files import IgnoreFiles
 
 def excluder_for(settings: Settings) -> Excluder:
     ignore_files = IgnoreFiles() if settings.respect_gitignore else None
-    return Excluder(tuple(settings.exclude) + tuple(settings.extend_exclude), settings.project_root, ignore_files)
+    patterns = tuple(settings.exclude) + tuple(settings.extend_exclude)
+    return Excluder(patterns, settings.project_root, ignore_files, settings.include)
 
 
 def files_to_lint(paths: list[str], settings: Settings, force_exclude: bool = False) -> list[str]:

@@ -53,6 +53,24 @@ class Excluder:
     patterns: tuple[str, ...]
     root: Path
     ignore_files: IgnoreFiles | None = None  # None: --no-respect-gitignore
+    include: tuple[str, ...] | None = None  # ``include`` globs a file found in a folder must match; None: any
+
+    def included(self, path: str, name: str) -> bool:
+        """Whether a ``.py``/``.pyi`` file found in a folder is one ``include`` asks for (ruff's ``include``: a pattern
+        without a ``/`` matches the name, one with a ``/`` the path relative to the project root)."""
+        if self.include is None:
+            return True
+        names, paths = _split_patterns(self.include)
+        if _name_excluded(name, names):
+            return True
+        if not paths:
+            return False
+        relative = Path(os.path.abspath(path)).as_posix()
+        try:
+            relative = Path(os.path.abspath(path)).relative_to(self.root).as_posix()
+        except ValueError:
+            pass
+        return any(fnmatchcase(relative, bare) for bare in paths)
 
     def ignored(self, path: str, is_dir: bool, named_folder: str | None = None) -> bool:
         return self.ignore_files is not None and self.ignore_files.ignored(path, is_dir, named_folder)
@@ -134,7 +152,8 @@ def _walk(top: str, excluder: Excluder, force_exclude: bool = False) -> list[tup
                     folders.append((entry.path, _real_path(entry, real_directory)))
             # Only regular files are source: a dangling or looping symlink, a FIFO (reading
             # it would block) or a socket found in a folder is not, and is left out.
-            elif entry.name.endswith(PYTHON_SUFFIXES) and not excluded(entry.path, entry.name, False) and _is_file(entry):
+            elif (entry.name.endswith(PYTHON_SUFFIXES) and not excluded(entry.path, entry.name, False)
+                  and excluder.included(entry.path, entry.name) and _is_file(entry)):
                 files.append((entry.path, _real_path(entry, real_directory)))
         pending.extend(reversed(folders))
     return files
