@@ -67,7 +67,7 @@ class Checking:
         summaries = summaries or []
         self.loader = ModuleLoader(summaries, roots, discovered, summarize, search_roots)
         self.analysis = Analysis(summaries, settings.target_version or NEWEST, loader=self.loader,
-                                 target_python=settings.target_python)
+                                 target_python=settings.target_python, io_functions=settings.io_functions)
 
     def findings(self, summary: ModuleSummary) -> ModuleFindings:
         """Every selected rule's findings in one reported module, unsuppressed."""
