@@ -1,6 +1,6 @@
 """STP031's ground truth on the installed agent-framework-core: I/O in a workflow body repeats on resume.
 
-``EXAMPLE`` is the rule's doc example (tests/test_io_in_workflow_body_truth.py
+``EXAMPLE`` is the rule's doc example (tests/test_doc_example_truths.py
 checks they are the same text and that the linter reports it), run with a
 stand-in ``requests`` that counts its calls. Restoring the finished run's
 checkpoint runs the body again from the top: the ``requests.post`` outside

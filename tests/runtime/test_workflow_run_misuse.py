@@ -1,6 +1,6 @@
 """STP043's ground truth on the installed agent-framework-core: how a workflow may be run.
 
-``EXAMPLE`` is the rule's doc example (tests/test_workflow_run_misuse_truth.py
+``EXAMPLE`` is the rule's doc example (tests/test_doc_example_truths.py
 checks they are the same text and that the linter reports it): run here, it
 must fail exactly on the releases the rule reports it for (1.14 and newer,
 where ``workflow`` returns a definition with only ``build()``), and run on the

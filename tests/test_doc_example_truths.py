@@ -1,0 +1,68 @@
+"""Issue 29's rules report their doc examples, which their tests under tests/runtime run on every release.
+
+Each runtime test holds its rule's doc example as ``EXAMPLE``; here the doc must
+say the same, and the linter must report it where the runtime test shows MAF fails.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from steplint.api import lint_source
+from steplint.config.settings import Settings
+from steplint.rules.stp031_io_in_workflow_body import IoInWorkflowBody
+from steplint.rules.stp043_workflow_run_misuse import DEFINITION_RELEASE, WorkflowRunMisuse
+from steplint.rules.stp044_workflow_without_input import WorkflowWithoutInput
+
+RUNTIME = Path(__file__).resolve().parent / "runtime"
+
+# rule, its runtime test, the line of the example it must be reported on
+CASES = {
+    "io-in-workflow-body": (IoInWorkflowBody, "test_io_in_workflow_body.py",
+                            'requests.post("https://example.com/audit", json={"summary": summary})'),
+    "workflow-run-misuse": (WorkflowRunMisuse, "test_workflow_run_misuse.py", 'result = await pipeline.run("hi")'),
+    "workflow-without-input": (WorkflowWithoutInput, "test_workflow_without_input.py",
+                               "async def nightly(ctx: RunContext) -> str:"),
+}
+
+
+def runtime_example(file: str) -> str:
+    return (RUNTIME / file).read_text().split("EXAMPLE = '''", 1)[1].split("'''", 1)[0]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_runtime_test_runs_the_doc_example(case):
+    rule, file, _ = CASES[case]
+    example = re.search(r"## Example\n```python\n(.*?)```", rule.doc(), re.S)
+    assert example is not None and example.group(1).strip() == runtime_example(file).strip()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_doc_example_is_reported_where_maf_fails(tmp_path, case):
+    rule, file, line = CASES[case]
+    example = runtime_example(file)
+    result = lint_source(example.encode(), str(tmp_path / "example.py"), Settings(project_root=tmp_path, select=(rule.code,)))
+    assert [example.splitlines()[d.line - 1].strip() for d in result.diagnostics] == [line]
+
+
+def test_the_run_misuse_runtime_test_uses_the_rules_release_boundary():
+    assert f"DEFINITION_RELEASE = {DEFINITION_RELEASE!r}" in (RUNTIME / "test_workflow_run_misuse.py").read_text()
+
+
+def test_io_functions_replaces_the_library_list(tmp_path):
+    example = runtime_example("test_io_in_workflow_body.py")
+    settings = Settings(project_root=tmp_path, select=(IoInWorkflowBody.code,), io_functions=("mydb.*",))
+    assert lint_source(example.encode(), str(tmp_path / "example.py"), settings).diagnostics == []
+
+
+def test_io_functions_is_read_from_tool_steplint(tmp_path):
+    from steplint.config.settings import ConfigError, settings_from_table
+
+    config = tmp_path / "pyproject.toml"
+    assert settings_from_table({"io-functions": ["mydb.*"]}, config).io_functions == ("mydb.*",)
+    assert Settings().io_functions is None
+    with pytest.raises(ConfigError, match="'io-functions' must be a list of strings"):
+        settings_from_table({"io-functions": [1]}, config)
