@@ -13,14 +13,16 @@ import pytest
 
 from steplint.api import lint_source
 from steplint.config.settings import Settings
+from steplint.rules.stp014_duplicate_step_name import WRAPPER_CHECK_RELEASE, DuplicateStepName
 from steplint.rules.stp031_io_in_workflow_body import IoInWorkflowBody
 from steplint.rules.stp043_workflow_run_misuse import DEFINITION_RELEASE, WorkflowRunMisuse
 from steplint.rules.stp044_workflow_without_input import WorkflowWithoutInput
 
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 
-# rule, its runtime test, the line of the example it must be reported on
+# rule, its runtime test, the line of the example it must be reported on (the doc's ``# fixture:`` target, if any)
 CASES = {
+    "duplicate-step-name": (DuplicateStepName, "test_duplicate_step_name.py", "async def lookup(key: str) -> list[str]:"),
     "io-in-workflow-body": (IoInWorkflowBody, "test_io_in_workflow_body.py",
                             'requests.post("https://example.com/audit", json={"summary": summary})'),
     "workflow-run-misuse": (WorkflowRunMisuse, "test_workflow_run_misuse.py", 'result = await pipeline.run("hi")'),
@@ -36,7 +38,7 @@ def runtime_example(file: str) -> str:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_runtime_test_runs_the_doc_example(case):
     rule, file, _ = CASES[case]
-    example = re.search(r"## Example\n```python\n(.*?)```", rule.doc(), re.S)
+    example = re.search(r"## Example\n```python\n(?:# fixture: target-version=\S+\n)?(.*?)```", rule.doc(), re.S)
     assert example is not None and example.group(1).strip() == runtime_example(file).strip()
 
 
@@ -44,12 +46,19 @@ def test_the_runtime_test_runs_the_doc_example(case):
 def test_the_doc_example_is_reported_where_maf_fails(tmp_path, case):
     rule, file, line = CASES[case]
     example = runtime_example(file)
-    result = lint_source(example.encode(), str(tmp_path / "example.py"), Settings(project_root=tmp_path, select=(rule.code,)))
+    header = re.search(r"## Example\n```python\n# fixture: target-version=(\S+)\n", rule.doc())
+    target = tuple(int(part) for part in header.group(1).split(".")) + (0,) if header else None
+    settings = Settings(project_root=tmp_path, select=(rule.code,), target_version=target)
+    result = lint_source(example.encode(), str(tmp_path / "example.py"), settings)
     assert [example.splitlines()[d.line - 1].strip() for d in result.diagnostics] == [line]
 
 
-def test_the_run_misuse_runtime_test_uses_the_rules_release_boundary():
-    assert f"DEFINITION_RELEASE = {DEFINITION_RELEASE!r}" in (RUNTIME / "test_workflow_run_misuse.py").read_text()
+@pytest.mark.parametrize(("file", "constant", "value"), [
+    ("test_workflow_run_misuse.py", "DEFINITION_RELEASE", DEFINITION_RELEASE),
+    ("test_duplicate_step_name.py", "WRAPPER_CHECK_RELEASE", WRAPPER_CHECK_RELEASE),
+])
+def test_the_runtime_tests_use_the_rules_release_boundaries(file, constant, value):
+    assert f"{constant} = {value!r}" in (RUNTIME / file).read_text()
 
 
 def test_io_functions_replaces_the_library_list(tmp_path):

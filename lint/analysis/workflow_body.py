@@ -1,4 +1,4 @@
-"""The calls a workflow body makes outside any step that reach an outside function a rule looks for.
+"""What a workflow body reaches outside steps: the outside calls a rule looks for, and the steps it calls.
 
 A workflow body runs again from the top on every resume; what it calls
 outside steps runs again with it. A call is found where the body makes it
@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from steplint.analysis.flow import is_plain_callable, unit_display
+from steplint.analysis.flow import SiteKey, is_plain_callable, unit_display
+from steplint.analysis.interpreter import Unit
 from steplint.analysis.program import Analysis, Decorated
-from steplint.analysis.values import ExternalValue
+from steplint.analysis.values import ExternalValue, StepValue
 from steplint.core.summary import CallSite, ModuleSummary
 
 
@@ -57,3 +58,32 @@ def body_calls_reaching(analysis: Analysis, module: ModuleSummary,
             if found is not None:
                 helpers = tuple(unit_display(unit) for unit in found.chain)
                 yield BodyCall(workflow, call, found.callee.name, helpers)  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True, slots=True)
+class StepCall:
+    """A call of ``step`` that ``workflow``'s body makes, in ``unit`` (the body, or a plain helper it calls)."""
+
+    step: Decorated
+    unit: Unit
+    site: SiteKey
+
+
+def steps_called(analysis: Analysis, workflow: Decorated) -> list[StepCall]:
+    """Every call of a step the workflow's body makes, directly or through plain helpers (never inside a step)."""
+    body = workflow.body
+    flow = analysis.flow(workflow.module)
+    root = flow.roots.get((workflow.module.path, body.qualname)) if body is not None else None
+    if root is None:
+        return []
+    found: list[StepCall] = []
+
+    def record(unit: Unit, site: SiteKey, callee: object) -> bool:
+        if isinstance(callee, StepValue) and callee.kind == "step":
+            step = analysis.step_for(callee)
+            if step is not None:
+                found.append(StepCall(step, unit, site))
+        return False  # keep searching: every call is wanted
+
+    flow.reach([root], record)
+    return found
