@@ -146,7 +146,7 @@ async def lookup(key: str) -> list:
         for workflow in analysis.workflows_in(module):
             by_name: dict[str, dict[str, list[StepCall]]] = {}
             for call in steps_called(analysis, workflow):
-                by_name.setdefault(call.step.maf_name, {}).setdefault(call.step.key, []).append(call)
+                by_name.setdefault(call.step.maf_name, {}).setdefault(_definition(call.step), []).append(call)
             for name in sorted(by_name):
                 if len(by_name[name]) > 1:
                     finding = self._judge(analysis, workflow, name, by_name[name])
@@ -177,6 +177,11 @@ async def lookup(key: str) -> list:
             "branch) hands the other's cached result over; give each a distinct name="
         )
         return analysis.diagnostic(workflow.module, workflow.anchor, DuplicateStepName, message, severity=WARNING)
+
+
+def _definition(step: Decorated) -> str:
+    """One function is one definition, however many values stand for it (``step`` imported with a fallback)."""
+    return f"{step.module.path}:{step.body.qualname}" if step.body is not None else step.key
 
 
 def _qualified(step: Decorated) -> str:
