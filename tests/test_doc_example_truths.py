@@ -15,6 +15,7 @@ from steplint.api import lint_source
 from steplint.config.settings import Settings
 from steplint.rules.stp014_duplicate_step_name import WRAPPER_CHECK_RELEASE, DuplicateStepName
 from steplint.rules.stp031_io_in_workflow_body import IoInWorkflowBody
+from steplint.rules.stp051_step_mutates_argument import StepMutatesArgument
 from steplint.rules.stp043_workflow_run_misuse import DEFINITION_RELEASE, WorkflowRunMisuse
 from steplint.rules.stp044_workflow_without_input import WorkflowWithoutInput
 
@@ -25,6 +26,7 @@ CASES = {
     "duplicate-step-name": (DuplicateStepName, "test_duplicate_step_name.py", "async def lookup(key: str) -> list[str]:"),
     "io-in-workflow-body": (IoInWorkflowBody, "test_io_in_workflow_body.py",
                             'requests.post("https://example.com/audit", json={"summary": summary})'),
+    "step-mutates-argument": (StepMutatesArgument, "test_step_mutates_argument.py", "await enrich(doc)"),
     "workflow-run-misuse": (WorkflowRunMisuse, "test_workflow_run_misuse.py", 'result = await pipeline.run("hi")'),
     "workflow-without-input": (WorkflowWithoutInput, "test_workflow_without_input.py",
                                "async def nightly(ctx: RunContext) -> str:"),

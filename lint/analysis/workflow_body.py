@@ -35,29 +35,35 @@ class BodyCall:
         return " -> ".join([self.workflow.display, *self.helpers, self.reached])
 
 
-def body_calls_reaching(analysis: Analysis, module: ModuleSummary,
-                        wanted: Callable[[str], bool]) -> Iterator[BodyCall]:
-    """Each call in the bodies of ``module``'s workflows that makes or reaches an outside call ``wanted`` accepts."""
+def body_calls(analysis: Analysis, module: ModuleSummary) -> Iterator[tuple[Decorated, CallSite, dict]]:
+    """Each call in the bodies of ``module``'s workflows (not inside a lambda), with what it may call
+    (``ModuleFlow.calls_at``)."""
     flow = analysis.flow(module)
     for workflow in analysis.workflows_in(module):
         body = workflow.body
         if body is None:
             continue
         for call in body.calls:
-            if call.in_lambda:
-                continue
-            calls = flow.calls_at(workflow.module, call.span)
-            names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and wanted(v.name))
-            if names:
-                yield BodyCall(workflow, call, names[0])
-                continue
-            starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
-            found = flow.reach(
-                starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and wanted(callee.name)
-            ) if starts else None
-            if found is not None:
-                helpers = tuple(unit_display(unit) for unit in found.chain)
-                yield BodyCall(workflow, call, found.callee.name, helpers)  # type: ignore[union-attr]
+            if not call.in_lambda:
+                yield workflow, call, flow.calls_at(workflow.module, call.span)
+
+
+def body_calls_reaching(analysis: Analysis, module: ModuleSummary,
+                        wanted: Callable[[str], bool]) -> Iterator[BodyCall]:
+    """Each call in the bodies of ``module``'s workflows that makes or reaches an outside call ``wanted`` accepts."""
+    flow = analysis.flow(module)
+    for workflow, call, calls in body_calls(analysis, module):
+        names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and wanted(v.name))
+        if names:
+            yield BodyCall(workflow, call, names[0])
+            continue
+        starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
+        found = flow.reach(
+            starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and wanted(callee.name)
+        ) if starts else None
+        if found is not None:
+            helpers = tuple(unit_display(unit) for unit in found.chain)
+            yield BodyCall(workflow, call, found.callee.name, helpers)  # type: ignore[union-attr]
 
 
 @dataclass(frozen=True, slots=True)
