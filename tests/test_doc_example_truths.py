@@ -15,6 +15,7 @@ from steplint.api import lint_source
 from steplint.config.settings import Settings
 from steplint.rules.stp014_duplicate_step_name import WRAPPER_CHECK_RELEASE, DuplicateStepName
 from steplint.rules.stp031_io_in_workflow_body import IoInWorkflowBody
+from steplint.rules.stp032_unstable_replay_key import REPLAY_KEY_RELEASE, UnstableReplayKey
 from steplint.rules.stp051_step_mutates_argument import StepMutatesArgument
 from steplint.rules.stp043_workflow_run_misuse import DEFINITION_RELEASE, WorkflowRunMisuse
 from steplint.rules.stp044_workflow_without_input import WorkflowWithoutInput
@@ -26,6 +27,8 @@ CASES = {
     "duplicate-step-name": (DuplicateStepName, "test_duplicate_step_name.py", "async def lookup(key: str) -> list[str]:"),
     "io-in-workflow-body": (IoInWorkflowBody, "test_io_in_workflow_body.py",
                             'requests.post("https://example.com/audit", json={"summary": summary})'),
+    "unstable-replay-key": (UnstableReplayKey, "test_unstable_replay_key.py",
+                            '@step(replay_key=lambda order_id: f"{order_id}:{time.time_ns()}")'),
     "step-mutates-argument": (StepMutatesArgument, "test_step_mutates_argument.py", "await enrich(doc)"),
     "workflow-run-misuse": (WorkflowRunMisuse, "test_workflow_run_misuse.py", 'result = await pipeline.run("hi")'),
     "workflow-without-input": (WorkflowWithoutInput, "test_workflow_without_input.py",
@@ -58,6 +61,7 @@ def test_the_doc_example_is_reported_where_maf_fails(tmp_path, case):
 @pytest.mark.parametrize(("file", "constant", "value"), [
     ("test_workflow_run_misuse.py", "DEFINITION_RELEASE", DEFINITION_RELEASE),
     ("test_duplicate_step_name.py", "WRAPPER_CHECK_RELEASE", WRAPPER_CHECK_RELEASE),
+    ("test_unstable_replay_key.py", "REPLAY_KEY_RELEASE", REPLAY_KEY_RELEASE),
 ])
 def test_the_runtime_tests_use_the_rules_release_boundaries(file, constant, value):
     assert f"{constant} = {value!r}" in (RUNTIME / file).read_text()

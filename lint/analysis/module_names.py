@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from steplint.analysis.index import ProjectIndex
 from steplint.analysis.interpreter import Engine
-from steplint.analysis.values import EMPTY, ModuleValue, Values
+from steplint.analysis.values import EMPTY, ExternalValue, ModuleValue, Values
 from steplint.core.summary import FunctionSummary, ModuleSummary, Ref
 
 
@@ -45,9 +45,12 @@ def _bound_locally(index: ProjectIndex, module: ModuleSummary, scope: FunctionSu
 
 
 def _module_attribute(engine: Engine, values: Values, attribute: str) -> Values:
-    """``module.name`` for values that are all analyzed modules (anything else: nothing known)."""
+    """``module.name`` for values that are all modules, analyzed or outside (anything else: nothing known)."""
     found: set = set()
     for value in values:
+        if isinstance(value, ExternalValue):
+            found.add(ExternalValue(f"{value.name}.{attribute}"))
+            continue
         holder = engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
         if holder is None:
             return EMPTY
