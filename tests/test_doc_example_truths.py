@@ -15,6 +15,7 @@ from steplint.api import lint_source
 from steplint.config.settings import Settings
 from steplint.rules.stp014_duplicate_step_name import WRAPPER_CHECK_RELEASE, DuplicateStepName
 from steplint.rules.stp031_io_in_workflow_body import IoInWorkflowBody
+from steplint.rules.stp033_io_before_request_info import IoBeforeRequestInfo
 from steplint.rules.stp032_unstable_replay_key import REPLAY_KEY_RELEASE, UnstableReplayKey
 from steplint.rules.stp051_step_mutates_argument import StepMutatesArgument
 from steplint.rules.stp043_workflow_run_misuse import DEFINITION_RELEASE, WorkflowRunMisuse
@@ -29,6 +30,8 @@ CASES = {
                             'requests.post("https://example.com/audit", json={"summary": summary})'),
     "unstable-replay-key": (UnstableReplayKey, "test_unstable_replay_key.py",
                             '@step(replay_key=lambda order_id: f"{order_id}:{time.time_ns()}")'),
+    "io-before-request-info": (IoBeforeRequestInfo, "test_io_before_request_info.py",
+                               'requests.post("https://example.com/notify", json={"draft": draft})'),
     "step-mutates-argument": (StepMutatesArgument, "test_step_mutates_argument.py", "await enrich(doc)"),
     "workflow-run-misuse": (WorkflowRunMisuse, "test_workflow_run_misuse.py", 'result = await pipeline.run("hi")'),
     "workflow-without-input": (WorkflowWithoutInput, "test_workflow_without_input.py",

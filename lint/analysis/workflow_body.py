@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from steplint.analysis.flow import SiteKey, is_plain_callable, unit_display
+from steplint.analysis.flow import ModuleFlow, SiteKey, is_plain_callable, unit_display
 from steplint.analysis.interpreter import Unit
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import ExternalValue, StepValue
@@ -53,17 +53,24 @@ def body_calls_reaching(analysis: Analysis, module: ModuleSummary,
     """Each call in the bodies of ``module``'s workflows that makes or reaches an outside call ``wanted`` accepts."""
     flow = analysis.flow(module)
     for workflow, call, calls in body_calls(analysis, module):
-        names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and wanted(v.name))
-        if names:
-            yield BodyCall(workflow, call, names[0])
-            continue
-        starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
-        found = flow.reach(
-            starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and wanted(callee.name)
-        ) if starts else None
+        found = reaching(flow, calls, wanted)
         if found is not None:
-            helpers = tuple(unit_display(unit) for unit in found.chain)
-            yield BodyCall(workflow, call, found.callee.name, helpers)  # type: ignore[union-attr]
+            yield BodyCall(workflow, call, *found)
+
+
+def reaching(flow: ModuleFlow, calls: dict, wanted: Callable[[str], bool]) -> tuple[str, tuple[str, ...]] | None:
+    """The outside call ``wanted`` accepts that a call of ``calls`` (``ModuleFlow.calls_at``) makes, or reaches
+    through plain helpers: (its name, the helpers on the way, empty when the call makes it)."""
+    names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and wanted(v.name))
+    if names:
+        return names[0], ()
+    starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
+    found = flow.reach(
+        starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and wanted(callee.name)
+    ) if starts else None
+    if found is None:
+        return None
+    return found.callee.name, tuple(unit_display(unit) for unit in found.chain)  # type: ignore[union-attr]
 
 
 @dataclass(frozen=True, slots=True)
