@@ -163,7 +163,8 @@ async def lookup(key: str) -> list:
         if analysis.target_version >= WRAPPER_CHECK_RELEASE and len(unseen) > 1:
             message = (
                 f"{head}, and MAF does not find {', '.join(repr(_qualified(step)) for step in unseen)} in the "
-                f"workflow's code (they are called as module attributes): on agent-framework-core {version}, a resume that calls one for the "
+                f"workflow's code (they are called as module attributes): on agent-framework-core {version}, "
+                "a resume that calls one for the "
                 "first time while the checkpoint holds the other's result raises ValueError ('created by a different "
                 "step definition'); give each a distinct name="
             )

@@ -143,8 +143,8 @@ def _judged(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary,
     for call in calls:
         if not isinstance(call.callee, Ref):
             continue
-        names = sorted(v.name for v in module_level_values(analysis.engine, analysis.index, module, reading, call.callee)
-                       if isinstance(v, ExternalValue) and nondeterministic(v.name))
+        values = module_level_values(analysis.engine, analysis.index, module, reading, call.callee)
+        names = sorted(v.name for v in values if isinstance(v, ExternalValue) and nondeterministic(v.name))
         if names:
             yield module, call, names[0]
 

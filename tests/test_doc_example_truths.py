@@ -25,7 +25,8 @@ RUNTIME = Path(__file__).resolve().parent / "runtime"
 
 # rule, its runtime test, the line of the example it must be reported on (the doc's ``# fixture:`` target, if any)
 CASES = {
-    "duplicate-step-name": (DuplicateStepName, "test_duplicate_step_name.py", "async def lookup(key: str) -> list[str]:"),
+    "duplicate-step-name": (DuplicateStepName, "test_duplicate_step_name.py",
+                            "async def lookup(key: str) -> list[str]:"),
     "io-in-workflow-body": (IoInWorkflowBody, "test_io_in_workflow_body.py",
                             'requests.post("https://example.com/audit", json={"summary": summary})'),
     "unstable-replay-key": (UnstableReplayKey, "test_unstable_replay_key.py",
