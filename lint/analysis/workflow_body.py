@@ -94,9 +94,17 @@ def steps_called(analysis: Analysis, workflow: Decorated) -> list[StepCall]:
     def record(unit: Unit, site: SiteKey, callee: object) -> bool:
         if isinstance(callee, StepValue) and callee.kind == "step":
             step = analysis.step_for(callee)
-            if step is not None:
+            if step is not None and _describes(step, callee):
                 found.append(StepCall(step, unit, site))
         return False  # keep searching: every call is wanted
 
     flow.reach([root], record)
     return found
+
+
+def _describes(step: Decorated, value: StepValue) -> bool:
+    """Whether ``step`` is the definition of ``value``'s function: a factory that makes steps in its own body
+    (``def step(func): return maf.step(func)``) makes them all at one site, which stands for any of them."""
+    function = value.function
+    return function is None or step.body is None or (
+        (step.module.path, step.body.qualname) == (function.path, function.qualname))
