@@ -121,6 +121,7 @@ class Analysis:
         target_version: Version = NEWEST,
         loader: ModuleFinder | None = None,
         target_python: tuple[int, int] | None = None,
+        io_functions: tuple[str, ...] | None = None,
     ):
         #: The modules findings are reported for (broken ones included, for STP900).
         self.reported = summaries
@@ -130,6 +131,9 @@ class Analysis:
         self.target_version = target_version
         #: The Python the code runs on: ``asyncio.wait_for`` ran its coroutine in a new task before 3.12.
         self.target_python: tuple[int, int] = target_python or tuple(sys.version_info[:2])  # type: ignore[assignment]
+        #: Library calls that do I/O, as globs over full dotted names (``[tool.steplint] io-functions``;
+        #: None: the I/O rule's own list).
+        self.io_functions = io_functions
         self.steps: dict[str, Decorated] = {}
         self.workflows: dict[str, Decorated] = {}
         self._body_kinds: dict[str, str] = {}

@@ -55,6 +55,7 @@ class Settings:
     target_python_source: str = ""
     max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; a larger file is STP900, 0: no limit
     respect_gitignore: bool = True  # .gitignore, .ignore and .git/info/exclude leave files out of discovery
+    io_functions: tuple[str, ...] | None = None  # library calls that do I/O (globs); None: the rules' own list
     config_file: Path | None = None
     project_root: Path = field(default_factory=Path.cwd)
     # What the command-line flags of the same names set (steplint.config.command_keys); a flag wins.
@@ -70,7 +71,7 @@ class Settings:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})  # type: ignore[arg-type]
 
 
-_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "include", "unfixable"}
+_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "include", "unfixable", "io-functions"}
 _KNOWN_KEYS = _LIST_KEYS | COMMAND_KEYS | {
     "per-file-ignores", "extend-per-file-ignores", "target-version", "target-python", "max-file-size",
     "respect-gitignore", "extend", "lint",

@@ -33,7 +33,7 @@ RELEASES: tuple[Version, ...] = (
 FUNCTIONAL_API: Version = (1, 2, 0)
 #: ``@workflow`` returns a stateless ``FunctionalWorkflowDefinition``: ``.build(checkpoint_storage=...)``
 #: makes the runnable ``FunctionalWorkflow``, and the decorator lost ``checkpoint_storage=``. The
-#: analysis follows both shapes, so no rule's verdict changes here: not an epoch boundary.
+#: analysis follows both shapes; STP043 reads it (``.run()`` on a definition raises from here).
 WORKFLOW_DEFINITION: Version = (1, 14, 0)
 #: ``register_checkpoint_type`` (in ``_checkpoint_encoding.py``) arrived: before it, importing it fails,
 #: and ``allowed_checkpoint_types=`` on the storage is the only way to allow a class.
@@ -47,7 +47,7 @@ FINGERPRINT_VERSION: Version = (1, 20, 0)
 
 #: The boundaries some rule's verdict or message reads (1.22's pause handling of tasks a step spawns
 #: and the other releases' changes touch no rule).
-SEMANTIC_BOUNDARIES: tuple[Version, ...] = (REGISTER_CHECKPOINT_TYPE, LOUD_CHECKPOINT_FAILURE, FINGERPRINT_VERSION)
+SEMANTIC_BOUNDARIES: tuple[Version, ...] = (WORKFLOW_DEFINITION, REGISTER_CHECKPOINT_TYPE, LOUD_CHECKPOINT_FAILURE, FINGERPRINT_VERSION)
 
 #: What holds before and from each boundary, for the rule book's version table (``steplint.catalog.docs``).
 FACTS: tuple[tuple[Version, str, str], ...] = (

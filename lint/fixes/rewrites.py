@@ -78,6 +78,31 @@ def call_attribute(
     return rewrite_call(text, span, callee, partial(with_attribute, attribute), title=title, safe=safe)
 
 
+def call_through_method(
+    text: str | None, span: Span, callee: str, method: str, *, title: str, safe: bool
+) -> Fix | None:
+    """The fix that calls ``receiver.method().attribute`` instead of ``callee`` = ``receiver.attribute`` at ``span``
+    (``pipeline.run(x)`` -> ``pipeline.build().run(x)``): as text where the call is plain, else through libcst."""
+    receiver, _, attribute = callee.rpartition(".")
+    snippet = text_between(text, span) if text is not None else None
+    if receiver and snippet is not None and is_plain_call(snippet, callee):
+        replacement = f"{receiver}.{method}().{attribute}{snippet[len(callee):]}"
+        edit = smallest_edit(snippet, replacement, span.line, span.col)
+        return Fix((edit,), safe=safe, title=title) if edit is not None else None
+    if not receiver:
+        return None
+    return rewrite_call(text, span, callee, partial(through_method, method), title=title, safe=safe)
+
+
+def through_method(method: str, call: "cst.Call") -> "cst.Call":
+    import libcst as cst
+
+    func = call.func
+    assert isinstance(func, cst.Attribute)  # rewrite_call checked the callee is the dotted ``receiver.attribute``
+    made = cst.Call(func=cst.Attribute(value=func.value, attr=cst.Name(method)))
+    return call.with_changes(func=func.with_changes(value=made))
+
+
 def is_plain_call(snippet: str, callee: str) -> bool:
     """``snippet`` is one call whose callee is exactly the text ``callee``, followed by the call's parentheses.
 

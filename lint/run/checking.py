@@ -69,7 +69,7 @@ class Checking:
         summaries = summaries or []
         self.loader = ModuleLoader(summaries, roots, discovered, summarize, search_roots)
         self.analysis = Analysis(summaries, settings.target_version or NEWEST, loader=self.loader,
-                                 target_python=settings.target_python)
+                                 target_python=settings.target_python, io_functions=settings.io_functions)
         self.targets = ReleaseTargets(settings)
 
     def findings(self, summary: ModuleSummary) -> ModuleFindings:

@@ -1,0 +1,242 @@
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterator
+
+from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
+from steplint.analysis.module_names import module_level_values
+from steplint.analysis.program import Analysis, Decorated
+from steplint.analysis.values import StepValue
+from steplint.core.diagnostics import Diagnostic, Fix
+from steplint.core.framework_versions import Version, WORKFLOW_DEFINITION, format_version
+from steplint.core.summary import Attr, CallExpr, CallSite, Const, FunctionSummary, ModuleSummary, Ref, iter_calls
+from steplint.fixes.rewrites import call_through_method
+from steplint.fixes.source_texts import source_text
+from steplint.rules.base import BROKEN, Rule
+
+# From 1.14.0 `workflow` returns a FunctionalWorkflowDefinition, which has only `build()` (no `run`, no
+# `__call__`); up to 1.13.x it returned the FunctionalWorkflow itself, with `run()`. MAF source:
+# agent_framework/_workflows/_functional.py, `def workflow(...)` and `class FunctionalWorkflowDefinition` (1.14.0).
+DEFINITION_RELEASE: Version = WORKFLOW_DEFINITION
+# Keywords of `run()` a freshly built workflow cannot answer: `responses=` needs a pending request from an
+# earlier run of the same instance (`FunctionalWorkflow.run`, "do not correspond to any pending request",
+# 1.2.0 to 1.23.0), unless `checkpoint_id=` restores one.
+_NEEDS_EARLIER_RUN = "responses"
+_RESTORES = "checkpoint_id"
+
+
+def _workflows(analysis: Analysis, values) -> list[Decorated]:  # noqa: ANN001 - Values
+    """The workflow definitions ``values`` surely are (any other value, an unknown included: none)."""
+    if not values or not all(isinstance(v, StepValue) and v.kind == "workflow" for v in values):
+        return []
+    found = {item.key: item for item in (analysis.step_for(v) for v in values) if item is not None}
+    return sorted(found.values(), key=lambda item: item.display)
+
+
+class WorkflowRunMisuse(Rule):
+    """
+    ## What it does
+    Finds a workflow run in a way agent-framework-core refuses:
+
+    - `pipeline.run(...)` on the `@workflow` definition, when the target
+      version is 1.14 or newer (silent on 1.13 and older, where the
+      definition is the runnable workflow);
+    - `pipeline(...)` or `await pipeline(...)`: calling the definition, on
+      any version;
+    - `pipeline.build().run(responses=...)` without `checkpoint_id=`: a
+      freshly built workflow has no pending request to answer, on any
+      version.
+
+    The definition is found through the value flow: a module-level name,
+    an imported name or an attribute of an imported module that holds what
+    `workflow` made. A name the calling function binds itself (a parameter,
+    `wf = pipeline`) is not followed.
+
+    ## Why is this bad?
+    From 1.14, `workflow` returns a `FunctionalWorkflowDefinition`, which
+    has only `build()`: `pipeline.run(...)` raises `AttributeError`.
+    Neither the definition nor a built workflow is callable, so
+    `pipeline(...)` raises `TypeError` on every version. `run(responses=...)`
+    resumes the request an earlier run of the same instance left pending;
+    a new instance has none and raises `ValueError` ("responses ... do not
+    correspond to any pending request"). Code written for 1.13 and older
+    (`pipeline.run(...)`) breaks on upgrade.
+
+    ## Example
+    ```python
+    from agent_framework import step, workflow
+
+
+    @step
+    async def shout(text: str) -> str:
+        return text.upper()
+
+
+    @workflow
+    async def pipeline(text: str) -> str:
+        return await shout(text)
+
+
+    async def main() -> str:
+        result = await pipeline.run("hi")
+        return result.get_outputs()[0]
+    ```
+
+    ## Use instead
+    Build a workflow from the definition (one per caller or session; keep
+    it to answer its requests), then run it:
+    ```python
+    from agent_framework import step, workflow
+
+
+    @step
+    async def shout(text: str) -> str:
+        return text.upper()
+
+
+    @workflow
+    async def pipeline(text: str) -> str:
+        return await shout(text)
+
+
+    async def main() -> str:
+        result = await pipeline.build().run("hi")
+        return result.get_outputs()[0]
+    ```
+
+    ## Fix safety
+    Safe, for `pipeline.run(...)` on 1.14 and newer: the fix inserts
+    `.build()` (`pipeline.build().run(...)`), which runs the same function
+    with the same arguments on a new workflow, as the definition did on
+    1.13. It is not offered when the call passes `responses=` or
+    `checkpoint_id=` (they need the instance, or the checkpoint storage,
+    an earlier run used) or `**kwargs`.
+
+    ## References
+    - `workflow`, `FunctionalWorkflowDefinition` and `FunctionalWorkflow.run`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
+    """
+
+    code = "STP043"
+    name = "workflow-run-misuse"
+    summary = "a workflow is run in a way MAF refuses (run() or a call on the definition, responses= on a new instance)"
+    points_at = "the call expression"
+    fix = "safe"
+    version_dependent = True
+    family = BROKEN
+    graph_pin = PIN_WORKFLOW_BODY
+    INVALID = (
+        """
+from agent_framework import workflow
+
+@workflow
+async def pipeline(text: str) -> str:
+    return text
+
+async def main():
+    await pipeline("hi")  # expect: STP043
+    await pipeline.build().run(responses={"r1": "yes"})  # expect: STP043
+""",
+    )
+    VALID = (
+        """
+from agent_framework import workflow
+
+@workflow
+async def pipeline(text: str) -> str:
+    return text
+
+async def main(pipeline):
+    await pipeline.run("hi")
+    await pipeline.build().run("hi")
+""",
+    )
+
+    def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        for function in module.functions:
+            for call in function.calls:
+                finding = self._judge(analysis, module, function, call)
+                if finding is not None:
+                    yield finding
+
+    def _judge(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
+               call: CallSite) -> Diagnostic | None:
+        callee = call.callee
+        if isinstance(callee, Ref) and callee.dotted.endswith(".run"):
+            return self._run_on_definition(analysis, module, function, call, Ref(callee.dotted[: -len(".run")]))
+        if isinstance(callee, Attr) and callee.attr == "run" and isinstance(callee.base, CallExpr):
+            return self._responses_on_new_instance(analysis, module, function, call, callee.base)
+        if isinstance(callee, Ref):
+            workflows = _workflows(analysis, _values(analysis, module, function, callee))
+            if workflows:
+                return self._report(analysis, module, call, _called(callee.dotted, analysis.target_version))
+        return None
+
+    def _run_on_definition(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
+                           call: CallSite, receiver: Ref) -> Diagnostic | None:
+        if analysis.target_version < DEFINITION_RELEASE:
+            return None
+        if not _workflows(analysis, _values(analysis, module, function, receiver)):
+            return None
+        version = format_version(analysis.target_version)
+        message = (
+            f"'{receiver.dotted}' is a @workflow definition, which has no run() on agent-framework-core {version} "
+            f"(AttributeError; since 1.14 `workflow` returns a FunctionalWorkflowDefinition): "
+            f"call '{receiver.dotted}.build().run(...)'"
+        )
+        finding = self._report(analysis, module, call, message)
+        return replace(finding, fix=_build_fix(analysis, module, function, call, receiver.dotted))
+
+    def _responses_on_new_instance(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
+                                   call: CallSite, built: CallExpr) -> Diagnostic | None:
+        if not (isinstance(built.func, Ref) and built.func.dotted.endswith(".build")):
+            return None
+        keywords = _keywords(function, call)
+        if keywords is None or _NEEDS_EARLIER_RUN not in keywords or _RESTORES in keywords:
+            return None
+        if isinstance(keywords[_NEEDS_EARLIER_RUN], Const) and keywords[_NEEDS_EARLIER_RUN].value is None:
+            return None
+        receiver = built.func.dotted[: -len(".build")]
+        if not _workflows(analysis, _values(analysis, module, function, Ref(receiver))):
+            return None
+        message = (
+            f"'{receiver}.build()' makes a new workflow with no pending request, so run(responses=...) raises "
+            "ValueError ('do not correspond to any pending request') on every release: answer on the workflow "
+            "whose run asked, or restore its checkpoint with checkpoint_id="
+        )
+        return self._report(analysis, module, call, message)
+
+    @staticmethod
+    def _report(analysis: Analysis, module: ModuleSummary, call: CallSite, message: str) -> Diagnostic:
+        return analysis.diagnostic(module, call.span, WorkflowRunMisuse, message)
+
+
+def _values(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref):  # noqa: ANN202
+    scope = None if function.qualname == "<module>" else function
+    return module_level_values(analysis.engine, analysis.index, module, scope, expr)
+
+
+def _called(name: str, target: Version) -> str:
+    runs = f"'{name}.build().run(...)'" if target >= DEFINITION_RELEASE else f"'{name}.run(...)'"
+    return (
+        f"'{name}' is a @workflow definition, which is not callable on agent-framework-core "
+        f"{format_version(target)} (TypeError): run it with {runs} and read the result's get_outputs()"
+    )
+
+
+def _keywords(function: FunctionSummary, call: CallSite) -> dict | None:
+    """The call's keyword arguments by name (``**`` for a ``**mapping``), or None where it is not found."""
+    for expr in iter_calls(function.body):
+        if expr.span == call.span:
+            return dict(expr.kwargs)
+    return None
+
+
+def _build_fix(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, call: CallSite,
+               receiver: str) -> Fix | None:
+    keywords = _keywords(function, call)
+    if keywords is None or {_NEEDS_EARLIER_RUN, _RESTORES, "**"} & set(keywords):
+        return None
+    return call_through_method(
+        source_text(analysis, module), call.span, f"{receiver}.run", "build",
+        title=f"Run a built workflow: '{receiver}.build().run(...)'", safe=True,
+    )

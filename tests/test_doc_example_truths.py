@@ -1,0 +1,87 @@
+"""Issue 29's rules report their doc examples, which their tests under tests/runtime run on every release.
+
+Each runtime test holds its rule's doc example as ``EXAMPLE``; here the doc must
+say the same, and the linter must report it where the runtime test shows MAF fails.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from steplint.api import lint_source
+from steplint.config.settings import Settings
+from steplint.rules.stp014_duplicate_step_name import WRAPPER_CHECK_RELEASE, DuplicateStepName
+from steplint.rules.stp031_io_in_workflow_body import IoInWorkflowBody
+from steplint.rules.stp033_io_before_request_info import IoBeforeRequestInfo
+from steplint.rules.stp032_unstable_replay_key import REPLAY_KEY_RELEASE, UnstableReplayKey
+from steplint.rules.stp051_step_mutates_argument import StepMutatesArgument
+from steplint.rules.stp043_workflow_run_misuse import DEFINITION_RELEASE, WorkflowRunMisuse
+from steplint.rules.stp044_workflow_without_input import WorkflowWithoutInput
+
+RUNTIME = Path(__file__).resolve().parent / "runtime"
+
+# rule, its runtime test, the line of the example it must be reported on (the doc's ``# fixture:`` target, if any)
+CASES = {
+    "duplicate-step-name": (DuplicateStepName, "test_duplicate_step_name.py",
+                            "async def lookup(key: str) -> list[str]:"),
+    "io-in-workflow-body": (IoInWorkflowBody, "test_io_in_workflow_body.py",
+                            'requests.post("https://example.com/audit", json={"summary": summary})'),
+    "unstable-replay-key": (UnstableReplayKey, "test_unstable_replay_key.py",
+                            '@step(replay_key=lambda order_id: f"{order_id}:{time.time_ns()}")'),
+    "io-before-request-info": (IoBeforeRequestInfo, "test_io_before_request_info.py",
+                               'requests.post("https://example.com/notify", json={"draft": draft})'),
+    "step-mutates-argument": (StepMutatesArgument, "test_step_mutates_argument.py", "await enrich(doc)"),
+    "workflow-run-misuse": (WorkflowRunMisuse, "test_workflow_run_misuse.py", 'result = await pipeline.run("hi")'),
+    "workflow-without-input": (WorkflowWithoutInput, "test_workflow_without_input.py",
+                               "async def nightly(ctx: RunContext) -> str:"),
+}
+
+
+def runtime_example(file: str) -> str:
+    return (RUNTIME / file).read_text().split("EXAMPLE = '''", 1)[1].split("'''", 1)[0]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_runtime_test_runs_the_doc_example(case):
+    rule, file, _ = CASES[case]
+    example = re.search(r"## Example\n```python\n(?:# fixture: target-version=\S+\n)?(.*?)```", rule.doc(), re.S)
+    assert example is not None and example.group(1).strip() == runtime_example(file).strip()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_doc_example_is_reported_where_maf_fails(tmp_path, case):
+    rule, file, line = CASES[case]
+    example = runtime_example(file)
+    header = re.search(r"## Example\n```python\n# fixture: target-version=(\S+)\n", rule.doc())
+    target = tuple(int(part) for part in header.group(1).split(".")) + (0,) if header else None
+    settings = Settings(project_root=tmp_path, select=(rule.code,), target_version=target)
+    result = lint_source(example.encode(), str(tmp_path / "example.py"), settings)
+    assert [example.splitlines()[d.line - 1].strip() for d in result.diagnostics] == [line]
+
+
+@pytest.mark.parametrize(("file", "constant", "value"), [
+    ("test_workflow_run_misuse.py", "DEFINITION_RELEASE", DEFINITION_RELEASE),
+    ("test_duplicate_step_name.py", "WRAPPER_CHECK_RELEASE", WRAPPER_CHECK_RELEASE),
+    ("test_unstable_replay_key.py", "REPLAY_KEY_RELEASE", REPLAY_KEY_RELEASE),
+])
+def test_the_runtime_tests_use_the_rules_release_boundaries(file, constant, value):
+    assert f"{constant} = {value!r}" in (RUNTIME / file).read_text()
+
+
+def test_io_functions_replaces_the_library_list(tmp_path):
+    example = runtime_example("test_io_in_workflow_body.py")
+    settings = Settings(project_root=tmp_path, select=(IoInWorkflowBody.code,), io_functions=("mydb.*",))
+    assert lint_source(example.encode(), str(tmp_path / "example.py"), settings).diagnostics == []
+
+
+def test_io_functions_is_read_from_tool_steplint(tmp_path):
+    from steplint.config.settings import ConfigError, settings_from_table
+
+    config = tmp_path / "pyproject.toml"
+    assert settings_from_table({"io-functions": ["mydb.*"]}, config).io_functions == ("mydb.*",)
+    assert Settings().io_functions is None
+    with pytest.raises(ConfigError, match="'io-functions' must be a list of strings"):
+        settings_from_table({"io-functions": [1]}, config)
