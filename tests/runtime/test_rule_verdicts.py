@@ -8,6 +8,7 @@ decorating. The linter's own tests check that it reports exactly these shapes.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 import threading
 from typing import TypedDict
@@ -274,3 +275,59 @@ def test_with_fingerprints_a_skipped_nested_call_hands_its_result_to_a_later_equ
         resumes.append(resumed.get_outputs())
     # From the checkpoint after outer_numbered, the direct call takes the nested call's entry ("a#1").
     assert [["a#1", "a#1"]] in resumes, resumes
+
+
+@dataclasses.dataclass
+class Receipt:
+    id: int
+
+
+issued: list[int] = []
+
+
+@step
+async def issue_receipt(id: int) -> Receipt:
+    issued.append(id)  # the side effect that happens before the checkpoint that cannot hold the result
+    return Receipt(id)
+
+
+@step
+async def tally(id: int) -> int:
+    return id + 1
+
+
+async def receipts_body(id: int) -> int:
+    return await tally((await issue_receipt(id)).id)
+
+
+def _run_with_storage(name: str, storage) -> object:  # noqa: ANN001 - a MAF checkpoint storage
+    """Run ``receipts_body`` checkpointed to ``storage``: ``build`` on 1.18+, the decorator's storage before."""
+    made = workflow(name=name)(receipts_body)
+    if hasattr(made, "build"):
+        return run(made.build(checkpoint_storage=storage).run(1))
+    return run(workflow(name=name, checkpoint_storage=storage)(receipts_body).run(1))
+
+
+def test_an_unrestorable_result_breaks_a_file_checkpoint_but_not_an_in_memory_one(tmp_path):
+    """STP050 reports only where a FileCheckpointStorage checkpoints the step; the story depends on the release."""
+    _run_with_storage("receipts-in-memory", maf.InMemoryCheckpointStorage())  # any object is fine in memory
+    issued.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    if MAF_VERSION_TUPLE >= (1, 19, 0):
+        with pytest.raises(maf.WorkflowCheckpointException, match="deserialization blocked"):
+            _run_with_storage("receipts-file", storage)
+        assert issued == [1]  # the step's side effect happened before the failing checkpoint
+    else:
+        _run_with_storage("receipts-file", storage)  # 1.2-1.18: written, then skipped silently when listed
+        listed = storage.list_checkpoints
+        found = run(listed(workflow_name="receipts-file") if "workflow_name" in listed.__code__.co_varnames else listed())
+        assert found == [] and list(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(MAF_VERSION_TUPLE < (1, 19, 0), reason="before 1.19 the checkpoint is skipped, not raised")
+def test_allowed_checkpoint_types_fix_an_unrestorable_result(tmp_path):
+    """STP050's advice on 1.19+: the storage's allowed_checkpoint_types restores the class."""
+    allowed = [f"{Receipt.__module__}:{Receipt.__qualname__}"]
+    storage = maf.FileCheckpointStorage(str(tmp_path), allowed_checkpoint_types=allowed)
+    assert _run_with_storage("receipts-allowed", storage).get_outputs() == [2]
+    assert hasattr(maf, "register_checkpoint_type")
