@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 import sys
 import threading
+import time
 from typing import TypedDict
 
 import agent_framework as maf
@@ -300,12 +301,16 @@ async def receipts_body(id: int) -> int:
     return await tally((await issue_receipt(id)).id)
 
 
-def _run_with_storage(name: str, storage) -> object:  # noqa: ANN001 - a MAF checkpoint storage
-    """Run ``receipts_body`` checkpointed to ``storage``: ``build`` on 1.18+, the decorator's storage before."""
-    made = workflow(name=name)(receipts_body)
+def _run_checkpointed(body, name: str, storage, *args, **kwargs) -> object:  # noqa: ANN001
+    """Run ``body`` as a workflow checkpointed to ``storage``: ``build`` on 1.18+, the decorator's storage before."""
+    made = workflow(name=name)(body)
     if hasattr(made, "build"):
-        return run(made.build(checkpoint_storage=storage).run(1))
-    return run(workflow(name=name, checkpoint_storage=storage)(receipts_body).run(1))
+        return run(made.build(checkpoint_storage=storage).run(*args, **kwargs))
+    return run(workflow(name=name, checkpoint_storage=storage)(body).run(*args, **kwargs))
+
+
+def _run_with_storage(name: str, storage) -> object:  # noqa: ANN001 - a MAF checkpoint storage
+    return _run_checkpointed(receipts_body, name, storage, 1)
 
 
 def test_an_unrestorable_result_breaks_a_file_checkpoint_but_not_an_in_memory_one(tmp_path):
@@ -331,3 +336,36 @@ def test_allowed_checkpoint_types_fix_an_unrestorable_result(tmp_path):
     storage = maf.FileCheckpointStorage(str(tmp_path), allowed_checkpoint_types=allowed)
     assert _run_with_storage("receipts-allowed", storage).get_outputs() == [2]
     assert hasattr(maf, "register_checkpoint_type")
+
+
+classified: list[str] = []
+
+
+@step
+async def classify_text(text: str) -> str:
+    classified.append(text)
+    return "hr" if "leave" in text else "it"
+
+
+@step
+async def retrieve_answer(text: str, domain: str) -> str:
+    return f"{domain}: answer to {text}"
+
+
+async def timed_body(text: str) -> dict:
+    start = time.monotonic()
+    domain = await classify_text(text)
+    answer = await retrieve_answer(text, domain)
+    return {"answer": answer, "processing_time_ms": int((time.monotonic() - start) * 1000)}
+
+
+def test_a_monotonic_duration_in_the_output_resumes_right(tmp_path):
+    """STP030 is silent on a duration that only reaches the output: a resumed run measures its own time."""
+    classified.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    first = _run_checkpointed(timed_body, "timed", storage, "annual leave").get_outputs()
+    checkpoints = run(chain(storage, "timed"))
+    resumed = _run_checkpointed(timed_body, "timed", storage, checkpoint_id=checkpoints[0].checkpoint_id).get_outputs()
+    assert classified == ["annual leave"]  # replayed, not run again
+    assert [{**o, "processing_time_ms": 0} for o in resumed] == [{**o, "processing_time_ms": 0} for o in first]
+    assert all(o["processing_time_ms"] >= 0 for o in resumed)
