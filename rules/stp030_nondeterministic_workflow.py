@@ -61,7 +61,7 @@ class NondeterministicWorkflow(Rule):
     names the place): a step's argument, a `replay_key`, a condition that
     decides whether, how often or in which order steps run, an object not
     made in the body (state later steps may read), a helper that runs a
-    step. A value that reaches only a log line, `print`, or the workflow's
+    step (or, for a value a helper makes, a step that helper runs). A value that reaches only a log line, `print`, or the workflow's
     output (a duration, a timestamp, an id) is not reported: the resumed run
     reports its own. Followed through names, operators, containers,
     attributes, plain helpers of the analyzed code and the standard
@@ -167,30 +167,31 @@ async def pipeline(job: str) -> str:
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
         flow = analysis.flow(module)
+        step_name = _step_namer(analysis)
         for workflow in analysis.workflows_in(module):
             body = workflow.body
             if body is None:
                 continue
-            sources = list(_sources(flow, workflow))
+            sources = list(_sources(flow, workflow, step_name))
             if not sources:
                 continue
-            step_name = _step_namer(analysis)
-            sinks = SinkSearch(flow, workflow.module, body, {site_key(c.span) for c, _, _ in sources}, step_name).search()
-            for call, what, name in sources:
-                sink = sinks.get(site_key(call.span))
+            sinks = SinkSearch(flow, workflow.module, body, {site_key(c.span) for c, *_ in sources}, step_name).search()
+            for call, what, name, inside in sources:
+                sink = sinks.get(site_key(call.span)) or inside
                 if sink is not None:
                     yield _report(analysis, workflow, call, what, name, sink)
 
 
-def _sources(flow, workflow) -> Iterator[tuple[CallSite, str, str]]:  # noqa: ANN001
-    """The calls in the workflow body whose value changes from run to run: what each calls, and the function."""
+def _sources(flow, workflow, step_name) -> Iterator[tuple[CallSite, str, str, Sink | None]]:  # noqa: ANN001
+    """The calls in the workflow body whose value changes from run to run: what each calls, the function, and,
+    for a helper that makes the value, the step the helper runs itself (the value may reach it there)."""
     for call in workflow.body.calls:
         if call.in_lambda:
             continue
         calls = flow.calls_at(workflow.module, call.span)
         names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and nondeterministic(v.name))
         if names:
-            yield call, f"calls {names[0]}()", names[0]
+            yield call, f"calls {names[0]}()", names[0], None
             continue
         starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
         found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and nondeterministic(callee.name)) if starts else None
@@ -198,7 +199,15 @@ def _sources(flow, workflow) -> Iterator[tuple[CallSite, str, str]]:  # noqa: AN
             names_ = [unit_display(unit) for unit in found.chain]
             reached = found.callee.name  # type: ignore[union-attr]
             path = " -> ".join([workflow.display, *names_, reached])
-            yield call, f"calls '{names_[0]}', which reaches {reached}() ({path})", reached
+            yield call, f"calls '{names_[0]}', which reaches {reached}() ({path})", reached, _inner_step(flow, starts, names_[0], step_name)
+
+
+def _inner_step(flow, starts, helper: str, step_name) -> Sink | None:  # noqa: ANN001
+    """A step the helper runs: the value it makes may reach it there (judged conservatively)."""
+    found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step")
+    if found is None:
+        return None
+    return Sink("argument", f"is made in '{helper}', which also runs step '{step_name(found.callee)}'", 0)
 
 
 def _step_namer(analysis: Analysis):  # noqa: ANN202

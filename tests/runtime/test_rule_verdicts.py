@@ -369,3 +369,34 @@ def test_a_monotonic_duration_in_the_output_resumes_right(tmp_path):
     assert classified == ["annual leave"]  # replayed, not run again
     assert [{**o, "processing_time_ms": 0} for o in resumed] == [{**o, "processing_time_ms": 0} for o in first]
     assert all(o["processing_time_ms"] >= 0 for o in resumed)
+
+
+charged: list[float] = []
+
+
+@step
+async def charge(amount: int, deadline: float) -> str:
+    charged.append(deadline)
+    return f"charged {amount}"
+
+
+async def paying_body(amount: int) -> str:
+    deadline = time.time() + 60
+    return await tally_charge(await charge(amount, deadline))
+
+
+@step
+async def tally_charge(receipt: str) -> str:
+    return receipt
+
+
+def test_a_clock_reading_in_a_step_argument_reruns_or_replays_a_stale_result(tmp_path):
+    """STP030's story for a step argument: 1.20+ keys by fingerprint (the step runs again), before by call order
+    (the step replays the result it computed from the first run's argument)."""
+    charged.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    _run_checkpointed(paying_body, "paying", storage, 5)
+    last = run(chain(storage, "paying"))[-1]
+    time.sleep(0.01)  # another clock reading on resume
+    _run_checkpointed(paying_body, "paying", storage, checkpoint_id=last.checkpoint_id)
+    assert len(charged) == (2 if HAS_FINGERPRINTS else 1)
