@@ -56,7 +56,7 @@ Sources = frozenset  # of SiteKey: the call sites whose value an expression carr
 
 #: Outside functions that give back what they are given, changed, and do nothing else with it.
 _PASSING = ("builtins.", "logging.", "math.", "time.", "datetime.", "json.dumps", "statistics.", "structlog.",
-            "uuid.", "decimal.", "str.", "operator.")
+            "uuid.", "decimal.", "str.", "operator.", "loguru.", "asyncio.sleep")
 _PASSES = 3  # the body's walks: a value made late in a loop reaches its start on the next one
 
 
