@@ -43,7 +43,7 @@ _MAX_CHASE = 4
 
 @dataclass
 class StorageFacts:
-    """The storages given to each workflow (by its key), and whether the run's files construct any."""
+    """The kinds of storage given to each workflow (by its key), and the run's modules they were searched in."""
 
     by_workflow: dict[str, set[str]] = field(default_factory=dict)
     module_names: list[str] = field(default_factory=list)

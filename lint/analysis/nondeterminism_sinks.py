@@ -151,14 +151,16 @@ class SinkSearch:
             self.block(body, control | decided)
 
     def bind(self, target, carried: Sources) -> None:  # noqa: ANN001 - a summary target form
-        if isinstance(target, NameTarget):
-            if carried:
-                self.names[target.name] = self.names.get(target.name, frozenset()) | carried
-        elif isinstance(target, UnpackTarget):
-            for item in target.items:
-                self.bind(item, carried)
-        elif isinstance(target, (AttrTarget, ItemTarget)) and carried:
-            self._store_into(target, carried)
+        binder = _TARGETS.get(type(target))
+        if binder is not None and carried:
+            binder(self, target, carried)
+
+    def _bind_name(self, target: NameTarget, carried: Sources) -> None:
+        self.names[target.name] = self.names.get(target.name, frozenset()) | carried
+
+    def _bind_items(self, target: UnpackTarget, carried: Sources) -> None:
+        for item in target.items:
+            self.bind(item, carried)
 
     def _store_into(self, target: AttrTarget | ItemTarget, carried: Sources) -> None:
         """``obj.attr = value`` / ``obj[k] = value``: the object carries it; an object not made here is state."""
@@ -209,17 +211,20 @@ class SinkSearch:
 
     def carried(self, expr: object) -> Sources:
         """The sources ``expr``'s value carries; the calls in it are judged on the way."""
-        if isinstance(expr, Ref):
-            head = expr.dotted.split(".", 1)[0]
-            self.seen.add(head)
-            return self.names.get(head, frozenset())
-        if isinstance(expr, CallExpr):
-            return self._call(expr)
-        if isinstance(expr, LambdaForm) or expr is None or isinstance(expr, (str, int, float, bool, bytes, Span)):
-            return frozenset()  # a lambda's body may run later, inside a step
+        reader = _EXPRESSIONS.get(type(expr))
+        if reader is not None:
+            return reader(self, expr)
         if isinstance(expr, tuple):
             return frozenset().union(*(self.carried(item) for item in expr))
         return frozenset().union(*(self.carried(getattr(expr, name, None)) for name in getattr(type(expr), "__slots__", ())))
+
+    def _ref(self, expr: Ref) -> Sources:
+        head = expr.dotted.split(".", 1)[0]
+        self.seen.add(head)
+        return self.names.get(head, frozenset())
+
+    def _nothing(self, expr: object) -> Sources:
+        return frozenset()
 
     def _call(self, call: CallExpr) -> Sources:
         key = site_key(call.span)
@@ -311,4 +316,19 @@ _STATEMENTS: dict[type, Callable] = {
     WithStmt: SinkSearch._with,
     TryStmt: SinkSearch._try,
     MatchStmt: SinkSearch._match,
+}
+
+_TARGETS: dict[type, Callable] = {
+    NameTarget: SinkSearch._bind_name,
+    UnpackTarget: SinkSearch._bind_items,
+    AttrTarget: SinkSearch._store_into,
+    ItemTarget: SinkSearch._store_into,
+}
+
+#: Expressions read by a handler of their own; any other form carries what its parts carry.
+_EXPRESSIONS: dict[type, Callable] = {
+    Ref: SinkSearch._ref,
+    CallExpr: SinkSearch._call,
+    LambdaForm: SinkSearch._nothing,  # a lambda's body may run later, inside a step
+    **{kind: SinkSearch._nothing for kind in (str, int, float, bool, bytes, Span, type(None))},
 }
