@@ -56,7 +56,9 @@ Sources = frozenset  # of SiteKey: the call sites whose value an expression carr
 
 #: Outside functions that give back what they are given, changed, and do nothing else with it.
 _PASSING = ("builtins.", "logging.", "math.", "time.", "datetime.", "json.dumps", "statistics.", "structlog.",
-            "uuid.", "decimal.", "str.", "operator.", "loguru.", "asyncio.sleep")
+            "uuid.", "decimal.", "str.", "operator.", "loguru.", "asyncio.sleep", "typing.", "enum.", "collections.",
+            # what a class decorator made: the class's constructor
+            "dataclasses.dataclass(", "pydantic.dataclasses.dataclass(", "attr.s(", "attrs.define(")
 _PASSES = 3  # the body's walks: a value made late in a loop reaches its start on the next one
 
 
