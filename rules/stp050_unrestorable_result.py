@@ -51,9 +51,7 @@ class UnrestorableResult(Rule):
     the linted ones) is unknown, and an unknown is never a finding; a storage
     given to something that is not visibly a workflow or what its `build`
     made (a workflow passed through a parameter) is not attributed to any
-    workflow; `FunctionalWorkflow(f, checkpoint_storage=...)` is not read; of
-    several run files with one module name (two `main.py` in two folders),
-    only the first is searched for storages.
+    workflow; `FunctionalWorkflow(f, checkpoint_storage=...)` is not read.
 
     ## Why is this bad?
     MAF pickles the step's result into the checkpoint and unpickles it

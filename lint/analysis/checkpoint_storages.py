@@ -79,13 +79,17 @@ class CheckpointStorages:
         return self._facts
 
     def _run_modules(self) -> list[ModuleSummary]:
-        """The reported modules and the run's other files, in name order."""
+        """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders)."""
         found = {m.path: m for m in self.analysis.reported if m.error is None}
         loader = self.analysis.loader
-        for name in sorted(getattr(loader, "discovered", {}) or {}):
-            loaded = self.analysis.index.module(name, name)
-            if loaded is not None and loaded.error is None:
-                found.setdefault(loaded.path, loaded)
+        index = self.analysis.index
+        for name, paths in sorted((getattr(loader, "discovered", None) or {}).items()):
+            index.module(name, name)  # the name's first file answers for it, as it would to an import
+            for path in paths:
+                loaded = loader.load(path)
+                if loaded.error is None:
+                    index.add(loaded)  # by its path: the name keeps meaning its first file
+                    found.setdefault(loaded.path, index.by_path.get(loaded.path, loaded))
         return sorted(found.values(), key=lambda m: (m.module, m.path))
 
     def _scan(self, module: ModuleSummary) -> None:
