@@ -134,6 +134,7 @@ class NondeterministicWorkflow(Rule):
     severity = WARNING
     summary = "a workflow body calls time/random/uuid... outside a step"
     points_at = "the call expression"
+    version_dependent = True  # what a step argument's change does: run again (1.20+) or replay a stale result
     family = NONDETERMINISM
     graph_pin = PIN_WORKFLOW_BODY
     INVALID = (
