@@ -7,14 +7,9 @@ from steplint.analysis.checkpoint_types import CheckpointTypeJudge
 from steplint.analysis.program import Analysis, Decorated, maf_name
 from steplint.analysis.values import InstanceValue
 from steplint.core.diagnostics import Diagnostic
-from steplint.core.framework_versions import Version
+from steplint.core.framework_versions import LOUD_CHECKPOINT_FAILURE, REGISTER_CHECKPOINT_TYPE, Version, short_version
 from steplint.core.summary import Const, Display, ModuleSummary, Ref, iter_calls
 from steplint.rules.base import BROKEN, Rule
-
-#: The first release whose FileCheckpointStorage raises instead of skipping a checkpoint it cannot load.
-LOUD_FROM: Version = (1, 19, 0)
-#: The first release with ``agent_framework.register_checkpoint_type`` (1.2-1.14 have only ``allowed_checkpoint_types``).
-REGISTER_FROM: Version = (1, 15, 0)
 
 
 class UnrestorableResult(Rule):
@@ -203,14 +198,14 @@ INSTANCE = rows.build(checkpoint_storage=InMemoryCheckpointStorage())
 def _message(step: str, blocked: str, target: Version) -> str:
     """What the target release does with the checkpoint, and the fix it offers."""
     name = blocked.rsplit(".", 1)[-1]
-    shown = ".".join(map(str, target))
-    if target >= LOUD_FROM:
+    shown = short_version(target)
+    if target >= LOUD_CHECKPOINT_FAILURE:
         story = ("the run raises WorkflowCheckpointException at the first checkpoint after the step, once its "
                  "side effects are done")
     else:
         story = ("the checkpoint is written but never listed or loaded (only a log line says why), so a resume "
                  "falls back to an older checkpoint or starts over and runs the steps again")
-    if target >= REGISTER_FROM:
+    if target >= REGISTER_CHECKPOINT_TYPE:
         fix = (f"register the class with agent_framework.register_checkpoint_type({name}) or pass "
                "allowed_checkpoint_types=[...] to the storage")
     else:

@@ -6,6 +6,7 @@ runtime test suite against it in its own virtual environment.
 
 from __future__ import annotations
 
+import re
 from importlib import metadata
 
 from steplint.runtime_shim.errors import UnsupportedFrameworkError
@@ -35,7 +36,13 @@ def installed_framework_version() -> str:
 
 
 def require_tested_version(version: str, *, allow_untested: bool) -> None:
-    """Refuse a release the matrix has not proven unless the caller opted in."""
+    """Refuse a release older than the oldest tested one always, a newer untested one unless the caller opted in."""
+    if _release(version) < _release(TESTED_VERSIONS[0]):
+        raise UnsupportedFrameworkError(
+            f"steplint's runtime shim supports {DISTRIBUTION} {TESTED_VERSIONS[0]} and newer, not the installed "
+            f"{version}: upgrade to {DISTRIBUTION}>={TESTED_VERSIONS[0]} to install it.",
+            framework_version=version,
+        )
     if version in TESTED_VERSIONS or allow_untested:
         return
     raise UnsupportedFrameworkError(
@@ -45,3 +52,8 @@ def require_tested_version(version: str, *, allow_untested: bool) -> None:
         f"(it still refuses a release whose _functional.py has a shape it does not know).",
         framework_version=version,
     )
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """``1.13.0`` -> (1, 13, 0); a pre-release or local part counts by its leading numbers (``1.24.0rc1``)."""
+    return tuple(int(part) for part in re.findall(r"\d+", version.split("+")[0])[:3])

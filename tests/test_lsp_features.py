@@ -212,7 +212,7 @@ async def test_configuration_changes_take_effect(client: RecordingClient, tmp_pa
     [
         ({"severity": {"STP001": "loud"}}, "option severity of STP001: 'loud' is not one of error, warning, information, hint"),
         ({"severity": "error"}, "option 'severity' must map rule codes to error, warning, information or hint"),
-        ({"targetVersion": "1.5"}, "option targetVersion: "),
+        ({"targetVersion": "1.1"}, "option targetVersion: "),
         ({"targetPython": "three"}, "option targetPython: not a Python version such as 3.11: 'three'"),
         ([], "initialization options must be an object, not list"),
     ],

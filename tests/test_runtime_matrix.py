@@ -35,6 +35,11 @@ OUTPUT_TAIL_LINES = 80
 MAIN_VERSION = metadata.version("agent-framework-core")
 # The dev environment's release runs tests/runtime directly (if it is a tested one).
 OTHER_VERSIONS = [version for version in TESTED_VERSIONS if version != MAIN_VERSION]
+# Releases real projects pin that the shim refuses (it supports 1.18.0+): only the linter's verdicts are
+# checked there. They share this session's environment (the releases' dependencies agree): each is its
+# one wheel, installed with --no-deps into .venvs/ and put first on PYTHONPATH, so no venv is built.
+VERDICT_ONLY_VERSIONS = ("1.2.0", "1.13.0", "1.17.0")
+VERDICT_SUITE = "tests/runtime/test_rule_verdicts.py"
 
 
 def stamp_text(version: str) -> str:
@@ -141,3 +146,39 @@ def metadata_version_in(environment: Path) -> str:
         text=True,
         check=True,
     ).stdout.strip()
+
+
+def release_folder(version: str) -> Path:
+    """agent-framework-core *version* alone (``pip install --no-deps --target``), made once."""
+    folder = VENVS / f"maf-wheel-{version}"
+    stamp = folder / STAMP
+    with exclusive(folder.name):
+        if stamp.is_file() and stamp.read_text() == f"agent-framework-core=={version}":
+            return folder
+        shutil.rmtree(folder, ignore_errors=True)
+        completed = subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+             "--target", str(folder), f"agent-framework-core=={version}"],
+            capture_output=True, text=True, cwd=REPO_ROOT, timeout=900, check=False,
+        )
+        if completed.returncode != 0:
+            pytest.fail(f"pip install agent-framework-core=={version} failed:\n{tail(completed)}")
+        stamp.write_text(f"agent-framework-core=={version}")
+    return folder
+
+
+@pytest.mark.runtime
+@pytest.mark.parametrize("version", VERDICT_ONLY_VERSIONS)
+def test_rule_verdicts_hold_on_older_release(version: str) -> None:
+    environment = suite_environment()
+    environment["PYTHONPATH"] = str(release_folder(version))
+    program = "from importlib import metadata; print(metadata.version('agent-framework-core'))"
+    completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment,
+                               check=True)
+    assert completed.stdout.strip() == version, f"PYTHONPATH did not put {version} first: {completed.stdout}"
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", VERDICT_SUITE, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+         "--confcutdir", SUITE],
+        capture_output=True, text=True, cwd=REPO_ROOT, env=environment, timeout=900, check=False,
+    )
+    assert completed.returncode == 0, f"{VERDICT_SUITE} on agent-framework-core {version}:\n{tail(completed)}"

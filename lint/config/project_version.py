@@ -34,7 +34,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from steplint.config.toml_files import load_toml
-from steplint.core.framework_versions import Version, parse_version
+from steplint.config.release_sets import admitted_by_pep440, admitted_by_poetry
+from steplint.core.framework_versions import NEWEST, OLDEST_SUPPORTED, RELEASES, Version, describe_releases, format_version, parse_version
 
 PACKAGES = ("agent-framework-core", "agent-framework")  # core first: it is what the rules are about
 LOCK_FILES = ("uv.lock", "poetry.lock")
@@ -49,6 +50,7 @@ class Declaration:
     version: Version | None  # what it means for steplint; None: the newest
     path: Path
     section: str = ""  # "[project].dependencies"; empty for locks and requirements files
+    admitted: tuple[Version, ...] = RELEASES  # the releases the declaration allows (a lock: the one it holds)
 
     def describe(self) -> str:
         try:
@@ -113,7 +115,8 @@ def _locked(path: Path) -> Iterator[Declaration]:
             continue
         name = normalize(str(package.get("name", "")))
         if name in PACKAGES and isinstance(package.get("version"), str):
-            yield Declaration(name, f"=={package['version']}", _version(package["version"]), path)
+            locked = _version(package["version"])
+            yield Declaration(name, f"=={package['version']}", locked, path, admitted=(locked,) if locked else RELEASES)
 
 
 def _settled_by_workspace_lock(folder: Path, found: Declaration) -> Declaration:
@@ -132,7 +135,8 @@ def _settled_by_workspace_lock(folder: Path, found: Declaration) -> Declaration:
         if any(isinstance(p, dict) and normalize(str(p.get("name", ""))) == member for p in packages):
             locked = _first(_locked(lock))
             if locked is not None:
-                return Declaration(locked.package, locked.spec, locked.version, lock, f"(the workspace lock of {member})")
+                return Declaration(locked.package, locked.spec, locked.version, lock, f"(the workspace lock of {member})",
+                                   locked.admitted)
         return found  # the nearest lock above is not this member's workspace
     return found
 
@@ -170,7 +174,8 @@ def _poetry_table(table: object, path: Path, section: str) -> Iterator[Declarati
         package = normalize(name)
         if package in PACKAGES:
             spec = _poetry_spec(constraint)
-            yield Declaration(package, spec or "", poetry_lower_bound(spec) if spec else None, path, section)
+            yield Declaration(package, spec or "", poetry_lower_bound(spec) if spec else None, path, section,
+                              admitted_by_poetry(spec) if spec else RELEASES)
 
 
 def _poetry_spec(constraint: object) -> str | None:
@@ -224,7 +229,8 @@ def parse_requirement(text: str, path: Path, section: str = "") -> Declaration |
     if rest.startswith("@"):
         return Declaration(normalize(match.group("name")), rest, None, path, section)  # a URL: no version to read
     spec = rest.strip("()").strip()
-    return Declaration(normalize(match.group("name")), spec, pep440_lower_bound(spec), path, section)
+    admitted = admitted_by_pep440(spec) if spec else RELEASES
+    return Declaration(normalize(match.group("name")), spec, pep440_lower_bound(spec), path, section, admitted)
 
 
 def pep440_lower_bound(spec: str, separators: str = ",") -> Version | None:
@@ -283,10 +289,36 @@ def _table(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def target_source(declaration: Declaration | None) -> str:
-    """Why the detected target version is what it is, for ``-v``."""
+@dataclass(frozen=True)
+class ReleaseTarget:
+    """The releases code under one folder is checked for, and why (for ``-v`` and ``--show-settings``)."""
+
+    releases: tuple[Version, ...]  # oldest first, never empty
+    source: str
+    problem: str = ""  # a declaration that admits no release with the functional API: a configuration error
+    newer: Version | None = None  # a declared release newer than steplint knows, checked as the newest
+
+    def shown(self) -> str:
+        """``1.19.0`` for one release, ``1.20-1.23`` for several."""
+        return format_version(self.releases[0]) if len(self.releases) == 1 else describe_releases(self.releases)
+
+
+def release_target(start: Path) -> ReleaseTarget:
+    """The releases the nearest declaration above ``start`` admits; the newest when nothing declares the framework."""
+    declaration = detect(start)
     if declaration is None:
-        return "the newest: no project file declares agent-framework-core"
-    if declaration.version is None:
-        return f"the newest: {declaration.describe()} has no pin or lower bound"
-    return f"from {declaration.describe()}"
+        return ReleaseTarget((NEWEST,), "the newest: no project file declares agent-framework-core")
+    source = f"from {declaration.describe()}"
+    newer = max(declaration.admitted) if declaration.admitted and max(declaration.admitted)[:2] > NEWEST[:2] else None
+    if newer is None and declaration.version is not None and declaration.version[:2] > NEWEST[:2]:
+        newer = declaration.version  # ">=1.30": nothing known is admitted, a newer release is
+    known = tuple(v for v in declaration.admitted if OLDEST_SUPPORTED <= v and v[:2] <= NEWEST[:2])
+    if newer is not None:
+        return ReleaseTarget((*known, NEWEST) if NEWEST not in known else known, source, newer=newer)
+    if not known:
+        problem = (
+            f"{declaration.describe()} admits no agent-framework-core release with the functional API "
+            f"(steplint knows {describe_releases(RELEASES)}); require one of them, or set [tool.steplint] target-version"
+        )
+        return ReleaseTarget((NEWEST,), source, problem=problem)
+    return ReleaseTarget(known, source)

@@ -20,7 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from steplint.config.project_version import detect, target_source
+from steplint.config.project_version import ReleaseTarget, release_target
 from steplint.config.toml_files import load_toml
 from steplint.core.framework_versions import Version, checked_target
 
@@ -46,8 +46,10 @@ class Settings:
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
     extend_exclude: tuple[str, ...] = ()
-    target_version: Version | None = None  # None: the newest steplint knows
-    target_version_source: str = ""  # where target_version came from, for -v
+    target_version: Version | None = None  # one release forced by configuration; None: the project's declaration
+    target_version_source: str = ""  # where the target came from, for -v
+    release_target: ReleaseTarget | None = None  # what the project declares where the run starts; None: the newest
+    releases_by_folder: tuple[tuple[str, ReleaseTarget], ...] = ()  # each linted folder's, once files are found
     target_python: tuple[int, int] | None = None  # None: the running interpreter's
     target_python_source: str = ""
     max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; a larger file is STP900, 0: no limit
@@ -115,9 +117,10 @@ def load_settings(config_file: Path | None, start: Path, isolated: bool = False)
 def with_detected_target(settings: Settings, start: Path) -> Settings:
     """``settings`` with the target versions the project declares, unless the configuration sets them."""
     if settings.target_version is None:
-        declaration = detect(Path(os.path.abspath(start)))
-        version = declaration.version if declaration is not None else None
-        settings = replace(settings, target_version=version, target_version_source=target_source(declaration))
+        target = release_target(Path(os.path.abspath(start)))
+        if target.problem:
+            raise ConfigError(target.problem)
+        settings = replace(settings, release_target=target, target_version_source=target.source)
     if settings.target_python is None:
         found = detect_python(Path(os.path.abspath(start)))
         if found is not None:

@@ -145,27 +145,24 @@ def _known_target(settings, given: str | None):  # noqa: ANN001, ANN202 - Settin
     """A release newer than steplint knows is checked as the newest, with a warning, never silently."""
     from steplint.core.framework_versions import NEWEST, format_version
 
-    version = settings.target_version
+    declared = settings.release_target
     if given is not None and given.strip().lower() == "newest":
         click.echo(f"steplint: warning: checking as agent-framework-core {format_version(NEWEST)}, the newest release "
                    "steplint knows", err=True)
-    elif version is not None and version[:2] > NEWEST[:2]:
-        click.echo(f"steplint: warning: the project declares agent-framework-core {format_version(version)}, newer "
-                   f"than steplint knows; checking as {format_version(NEWEST)}", err=True)
-        return settings.with_overrides(target_version=NEWEST)
+    elif settings.target_version is None and declared is not None and declared.newer is not None:
+        click.echo(f"steplint: warning: the project declares agent-framework-core {format_version(declared.newer)}, "
+                   f"newer than steplint knows; checking as {format_version(NEWEST)}", err=True)
     return settings
 
 
 def _say_target(settings, diagnostics: list, options: CheckOptions) -> None:  # noqa: ANN001 - Settings
-    """Once, on stderr, when a project file chose the release the findings depend on (not under --quiet)."""
+    """Once, on stderr, when a project file chose the releases the findings depend on (not under --quiet)."""
     if options.quiet_or_silent or options.verbose or options.output_format not in TEXT_FORMATS:
         return
-    source = settings.target_version_source or ""
-    chosen_by_file = source.startswith("from ") and "--target-version" not in source and "[tool.steplint]" not in source
+    declared = settings.release_target
+    chosen_by_file = settings.target_version is None and declared is not None and declared.source.startswith("from ")
     if chosen_by_file and any(d.code in _version_dependent_codes() for d in diagnostics):
-        from steplint.core.framework_versions import format_version
-
-        click.echo(f"steplint: target agent-framework-core {format_version(settings.target_version)}, {source}", err=True)
+        click.echo(f"steplint: target agent-framework-core {declared.shown()}, {declared.source}", err=True)
 
 
 def _version_dependent_codes() -> frozenset[str]:
@@ -348,6 +345,10 @@ def _stdin_sources(diagnostics: list, stdin: bytes | None) -> dict[str, str]:
 def _explain(settings, result, diagnostics: list) -> None:  # noqa: ANN001 - Settings, RunResult
     python = settings.target_python or sys.version_info[:2]
     click.echo(f"steplint: target agent-framework-core {_target(settings)}", err=True)
+    for target in result.stats.release_targets if result.stats is not None else ():
+        if target != settings.release_target:  # a requirement file nearer to some of the files
+            click.echo(f"steplint: target agent-framework-core {target.shown()} for files below it ({target.source})",
+                       err=True)
     click.echo(f"steplint: target Python {python[0]}.{python[1]} ({settings.target_python_source or 'the running interpreter'})", err=True)
     click.echo(f"steplint: {result.files} file(s) checked, {len(diagnostics)} finding(s)", err=True)
     if result.stats is not None:
@@ -366,6 +367,8 @@ def _work_done(stats) -> str:  # noqa: ANN001 - a steplint.run.results.RunStats
 def _target(settings) -> str:  # noqa: ANN001 - Settings
     from steplint.core.framework_versions import NEWEST, format_version
 
+    if settings.target_version is None and settings.release_target is not None:
+        return f"{settings.release_target.shown()} ({settings.release_target.source})"
     return f"{format_version(settings.target_version or NEWEST)} ({settings.target_version_source or 'the newest'})"
 
 

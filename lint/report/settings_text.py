@@ -13,13 +13,15 @@ from steplint.core.framework_versions import NEWEST, format_version
 def settings_record(settings: Settings, linted: str) -> dict:
     """The resolved settings for linting ``linted``, one key per setting."""
     version = settings.target_version or NEWEST
+    declared = settings.release_target if settings.target_version is None else None
     python = settings.target_python or sys.version_info[:2]
     return {
         "linted": linted,
         "config_file": str(settings.config_file) if settings.config_file is not None else None,
         "project_root": str(settings.project_root),
-        "target_version": format_version(version),
+        "target_version": declared.shown() if declared is not None else format_version(version),
         "target_version_source": settings.target_version_source or "the newest steplint knows",
+        "target_releases": [format_version(v) for v in (declared.releases if declared is not None else (version,))],
         "target_python": f"{python[0]}.{python[1]}",
         "target_python_source": settings.target_python_source or "the running interpreter",
         "select": list(settings.select) if settings.select is not None else None,

@@ -18,12 +18,14 @@ from typing import Callable, Mapping
 from steplint.fixes.source_texts import seed_sources
 from steplint.analysis.program import Analysis
 from steplint.catalog.selection import selected_rules
+from steplint.config.release_targets import ReleaseTargets
 from steplint.config.settings import Settings
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.findings import ModuleFindings, ReportedFile
 from steplint.core.framework_versions import NEWEST
 from steplint.core.summary import ModuleSummary, Span
 from steplint.report.final_findings import final_findings
+from steplint.run.epochs import findings_over_releases
 from steplint.rules.base import Rule
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 from steplint.source.import_search import search_roots_for
@@ -68,10 +70,15 @@ class Checking:
         self.loader = ModuleLoader(summaries, roots, discovered, summarize, search_roots)
         self.analysis = Analysis(summaries, settings.target_version or NEWEST, loader=self.loader,
                                  target_python=settings.target_python)
+        self.targets = ReleaseTargets(settings)
 
     def findings(self, summary: ModuleSummary) -> ModuleFindings:
-        """Every selected rule's findings in one reported module, unsuppressed."""
-        found = tuple(diagnostic for rule in self.rules for diagnostic in rule_findings(rule, self.analysis, summary))
+        """Every selected rule's findings in one reported module, unsuppressed, over every release its target admits."""
+        releases = self.targets.for_path(summary.path).releases
+        found = tuple(
+            diagnostic for rule in self.rules
+            for diagnostic in findings_over_releases(rule, self.analysis, summary, releases, rule_findings)
+        )
         elsewhere = dict.fromkeys(d.path for d in found if d.path != summary.path)
         pointed_into = tuple(ReportedFile.of(self.loader.load(path)) for path in elsewhere)
         return ModuleFindings(ReportedFile.of(summary), found, pointed_into)

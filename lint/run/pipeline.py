@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass, field
 from functools import partial
 
+from steplint.config.release_targets import with_release_targets
 from steplint.config.settings import Settings
 from steplint.core import gc_pause
 from steplint.core.findings import ModuleFindings
@@ -101,6 +102,8 @@ class LintRun:
     def _run(self, paths: list[str], force_exclude: bool) -> RunResult:
         files = files_to_lint(paths, self.settings, force_exclude)
         self.stats.discovered = len(files)
+        self.settings = with_release_targets(self.settings, files)  # before the run's key, which they are part of
+        self.stats.release_targets = tuple(dict.fromkeys(target for _, target in self.settings.releases_by_folder))
         named = {os.path.normpath(p) for p in paths if not os.path.isdir(p)}
         modules = [module_file(path) for path in files]
         run_key = self._run_key(paths, force_exclude)

@@ -19,6 +19,7 @@ class RunStats:
     checked: int = 0  # files reported (the prefilter's candidates)
     analyzed: int = 0  # reported files the rules ran on (the others' findings were kept from an earlier run)
     replayed: bool = False  # the findings came from the run cache
+    release_targets: tuple = ()  # the distinct ReleaseTargets of the linted folders (steplint.config.project_version)
 
 
 @dataclass

@@ -25,6 +25,13 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 NOT_DURABLE = "durable replay identity"
 
 
+def built(definition, checkpoint_storage):  # noqa: ANN001, ANN201 - a workflow definition and storage
+    """The runnable workflow: ``.build()`` makes it from 1.14; before, ``@workflow`` made it, storage and all."""
+    if hasattr(definition, "build"):
+        return definition.build(checkpoint_storage=checkpoint_storage)
+    return type(definition)(definition._func, name=definition.name, checkpoint_storage=checkpoint_storage)
+
+
 class Order(BaseModel):
     sku: str
 
@@ -56,7 +63,7 @@ async def typed_dicts(sku: str) -> list[str]:
 def test_a_typed_dict_with_a_model_field_falls_back_to_the_call_order_key():
     """STP010 judges a TypedDict by its fields: a model field leaves no fingerprint."""
     storage = maf.InMemoryCheckpointStorage()
-    run(typed_dicts.build(checkpoint_storage=storage).run("a"))
+    run(built(typed_dicts, storage).run("a"))
     keys = cache_keys(run(latest(storage, "typed-dict-keys")))
     assert "enveloped::0" in keys  # the call-order key
     assert any(key.startswith('v2::["auto","labelled"') for key in keys)  # the fingerprint key
@@ -84,7 +91,7 @@ async def counting(x: int) -> int:
 
 def _checkpointed_run(flow, *args) -> BaseException | None:  # noqa: ANN001 - a functional workflow
     try:
-        run(flow.build(checkpoint_storage=maf.InMemoryCheckpointStorage()).run(*args))
+        run(built(flow, maf.InMemoryCheckpointStorage()).run(*args))
     except Exception as exc:  # the tests expect MAF's own error
         return exc
     return None
@@ -193,13 +200,13 @@ def test_a_result_that_cannot_be_checkpointed_fails_loudly_or_resumes_right(kind
     CURRENT[0] = kind
     for storage in (maf.InMemoryCheckpointStorage(), maf.FileCheckpointStorage(str(tmp_path / kind))):
         try:
-            first = run(uncheckpointable.build(checkpoint_storage=storage).run("a")).get_outputs()
+            first = run(built(uncheckpointable, storage).run("a")).get_outputs()
         except Exception:
             continue  # loud: MAF's own error, at the checkpoint
         checkpoints = run(chain(storage, "uncheckpointable-result"))
         assert checkpoints, "a checkpointed run saved checkpoints"
         try:  # from the first checkpoint: make_result's result is cached there, after_result's is not
-            resumed = run(uncheckpointable.build(checkpoint_storage=storage).run(checkpoint_id=checkpoints[0].checkpoint_id))
+            resumed = run(built(uncheckpointable, storage).run(checkpoint_id=checkpoints[0].checkpoint_id))
         except Exception:
             continue  # loud at resume
         assert resumed.get_outputs() == first, (kind, type(storage).__name__)
@@ -213,8 +220,16 @@ class RegisteredReport(BaseModel):
     text: str
 
 
-maf.register_checkpoint_type(RegisteredReport)
+# register_checkpoint_type arrived in 1.15; before it only the storage's allowed_checkpoint_types allows a class.
+HAS_REGISTER = hasattr(maf, "register_checkpoint_type")
+if HAS_REGISTER:
+    maf.register_checkpoint_type(RegisteredReport)
 REPORTS: list = [Report]
+
+
+def test_register_checkpoint_type_exists_from_1_15():
+    """STP050's remedy: before 1.15 importing register_checkpoint_type fails, allowed_checkpoint_types is the way."""
+    assert HAS_REGISTER == (MAF_VERSION_TUPLE >= (1, 15, 0))
 
 
 @step
@@ -231,9 +246,10 @@ async def model_result(text: str) -> str:
 def test_a_model_result_and_file_checkpoints(registered, tmp_path):
     """STP050: 1.18 writes file checkpoints it then skips, silently; 1.19+ raise; a registered class loads."""
     REPORTS[0] = RegisteredReport if registered else Report
-    storage = maf.FileCheckpointStorage(str(tmp_path / "checkpoints"))
+    allowed = [f"{__name__}:RegisteredReport"] if registered and not HAS_REGISTER else None
+    storage = maf.FileCheckpointStorage(str(tmp_path / "checkpoints"), allowed_checkpoint_types=allowed)
     try:
-        run(model_result.build(checkpoint_storage=storage).run("a"))
+        run(built(model_result, storage).run("a"))
     except Exception as exc:
         assert not registered and MAF_VERSION_TUPLE >= (1, 19, 0), exc
         return
@@ -268,11 +284,11 @@ def test_with_fingerprints_a_skipped_nested_call_hands_its_result_to_a_later_equ
     """STP001/STP002 as warnings (1.20+, fingerprintable inner step): what their message says happens."""
     COUNTER[0] = 0
     storage = maf.InMemoryCheckpointStorage()
-    first = run(equal_arguments.build(checkpoint_storage=storage).run("a")).get_outputs()
+    first = run(built(equal_arguments, storage).run("a")).get_outputs()
     assert first == [["a#1", "a#2"]]
     resumes = []
     for checkpoint in run(chain(storage, "equal-arguments")):
-        resumed = run(equal_arguments.build(checkpoint_storage=storage).run(checkpoint_id=checkpoint.checkpoint_id))
+        resumed = run(built(equal_arguments, storage).run(checkpoint_id=checkpoint.checkpoint_id))
         resumes.append(resumed.get_outputs())
     # From the checkpoint after outer_numbered, the direct call takes the nested call's entry ("a#1").
     assert [["a#1", "a#1"]] in resumes, resumes

@@ -172,6 +172,18 @@ def test_an_untested_version_is_refused_unless_allowed(monkeypatch: pytest.Monke
     assert runtime_shim.installed_mode() == "scoped"
 
 
+@pytest.mark.parametrize("allow_untested", [False, True])
+def test_a_release_older_than_the_tested_ones_is_refused_in_one_sentence(monkeypatch: pytest.MonkeyPatch,
+                                                                          allow_untested: bool) -> None:
+    monkeypatch.setattr(installer, "installed_framework_version", lambda: "1.13.0")
+    with pytest.raises(runtime_shim.UnsupportedFrameworkError) as raised:
+        runtime_shim.install(mode="scoped", allow_untested=allow_untested)
+    message = str(raised.value)
+    assert raised.value.framework_version == "1.13.0" and message.count(". ") == 0 and message.endswith(".")
+    assert "1.18.0 and newer" in message and "1.13.0" in message
+    assert runtime_shim.installed_mode() is None
+
+
 def test_every_tested_version_is_listed() -> None:
     assert MAF_VERSION in runtime_shim.TESTED_VERSIONS
     assert runtime_shim.TESTED_VERSIONS == ("1.18.0", "1.19.0", "1.20.0", "1.21.0", "1.22.0", "1.23.0")
