@@ -4,8 +4,10 @@ from typing import Iterator
 
 from steplint.core.diagnostics import WARNING, Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.analysis.flow import is_plain_callable, unit_display
-from steplint.analysis.values import ExternalValue
+from steplint.analysis.flow import is_plain_callable, site_key, unit_display
+from steplint.analysis.nondeterminism_sinks import Sink, SinkSearch
+from steplint.analysis.values import ExternalValue, StepValue
+from steplint.core.framework_versions import FINGERPRINT_VERSION
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
 from steplint.rules.base import NONDETERMINISM, Rule
 from steplint.core.summary import CallSite, ModuleSummary
@@ -16,6 +18,8 @@ _NONDETERMINISTIC = frozenset({
     "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today",
     "uuid.uuid1", "uuid.uuid4", "os.urandom", "os.getrandom",
 })
+# Clocks whose readings mean something only within one process.
+_MONOTONIC = frozenset({"time.monotonic", "time.monotonic_ns", "time.perf_counter", "time.perf_counter_ns"})
 # Every function of these modules, except the deterministic ones.
 _NONDETERMINISTIC_MODULES = {
     "random": frozenset({"seed", "getstate", "setstate", "Random", "SystemRandom"}),
@@ -53,13 +57,31 @@ class NondeterministicWorkflow(Rule):
     step body, inside a nested `def` the workflow does not call, or inside a
     lambda (which may run later, inside a step) are not workflow-body calls.
 
+    Reported only where the value can change what replays (the message
+    names the place): a step's argument, a `replay_key`, a condition that
+    decides whether, how often or in which order steps run, an object not
+    made in the body (state later steps may read), a helper that runs a
+    step (or, for a value a helper makes, a step that helper runs). A value that reaches only a log line, `print`, or the workflow's
+    output (a duration, a timestamp, an id) is not reported: the resumed run
+    reports its own. Followed through names, operators, containers,
+    attributes, plain helpers of the analyzed code and the standard
+    library's conversions. Known limits, decided conservatively (reported):
+    a value passed to a function the linter cannot follow (outside the
+    standard library's logging and conversions), or read in an expression
+    the summaries do not keep (a comparison, an f-string) is treated as a
+    sink.
+
     ## Why is this bad?
     On resume (from a checkpoint, or after human-in-the-loop input) MAF runs
     the workflow body again from the top and returns cached step results.
     Code outside steps really runs again and gets another value: a
     timestamp, a random choice or an id that differs from the first run,
-    fed to a step as an argument, changes its fingerprint (a cache miss that
-    redoes the work) or sends the workflow down another branch.
+    fed to a step as an argument, changes its fingerprint on 1.20+ (a cache
+    miss that redoes the work), or on 1.18/1.19 replays a result computed
+    from another argument, or sends the workflow down another branch. Never
+    move a `time.monotonic()`/`perf_counter()` duration into a step: a
+    monotonic reading replayed in another process has another origin; read
+    a wall clock in a step instead.
 
     ## Example
     ```python
@@ -112,16 +134,21 @@ class NondeterministicWorkflow(Rule):
     severity = WARNING
     summary = "a workflow body calls time/random/uuid... outside a step"
     points_at = "the call expression"
+    version_dependent = True  # what a step argument's change does: run again (1.20+) or replay a stale result
     family = NONDETERMINISM
     graph_pin = PIN_WORKFLOW_BODY
     INVALID = (
         """
 import time as t
-from agent_framework import workflow
+from agent_framework import step, workflow
 
 @workflow
 async def pipeline(job: str) -> str:
-    return f"{job}@{t.time()}"  # expect: STP030
+    return await stamp(job, t.time())  # expect: STP030
+
+@step
+async def stamp(job: str, at: float) -> str:
+    return f"{job}@{at}"
 """,
     )
     VALID = (
@@ -141,33 +168,81 @@ async def pipeline(job: str) -> str:
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
         flow = analysis.flow(module)
+        step_name = _step_namer(analysis)
         for workflow in analysis.workflows_in(module):
             body = workflow.body
             if body is None:
                 continue
-            for call in body.calls:
-                if call.in_lambda:
-                    continue
-                calls = flow.calls_at(workflow.module, call.span)
-                names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and nondeterministic(v.name))
-                if names:
-                    yield self._report(analysis, workflow, call, f"calls {names[0]}()", names[0])
-                    continue
-                starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
-                found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and nondeterministic(callee.name)) if starts else None
-                if found is not None:
-                    names_ = [unit_display(unit) for unit in found.chain]
-                    reached = found.callee.name  # type: ignore[union-attr]
-                    path = " -> ".join([workflow.display, *names_, reached])
-                    what = f"calls '{names_[0]}', which reaches {reached}() ({path})"
-                    yield self._report(analysis, workflow, call, what, reached)
+            sources = list(_sources(flow, workflow, step_name))
+            if not sources:
+                continue
+            sinks = SinkSearch(flow, workflow.module, body, {site_key(c.span) for c, *_ in sources}, step_name).search()
+            for call, what, name, inside in sources:
+                sink = sinks.get(site_key(call.span)) or inside
+                if sink is not None:
+                    yield _report(analysis, workflow, call, what, name, sink)
 
-    @staticmethod
-    def _report(analysis: Analysis, workflow, call: CallSite, what: str, name: str) -> Diagnostic:  # noqa: ANN001
-        return analysis.diagnostic(
-            workflow.module,
-            call.span,
-            NondeterministicWorkflow,
-            f"workflow '{workflow.display}' {what} outside any step: on resume MAF runs the workflow body again "
-            f"and {name}() returns another value; call it inside a step, whose result is replayed",
-        )
+
+def _sources(flow, workflow, step_name) -> Iterator[tuple[CallSite, str, str, Sink | None]]:  # noqa: ANN001
+    """The calls in the workflow body whose value changes from run to run: what each calls, the function, and,
+    for a helper that makes the value, the step the helper runs itself (the value may reach it there)."""
+    for call in workflow.body.calls:
+        if call.in_lambda:
+            continue
+        calls = flow.calls_at(workflow.module, call.span)
+        names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and nondeterministic(v.name))
+        if names:
+            yield call, f"calls {names[0]}()", names[0], None
+            continue
+        starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
+        found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and nondeterministic(callee.name)) if starts else None
+        if found is not None:
+            names_ = [unit_display(unit) for unit in found.chain]
+            reached = found.callee.name  # type: ignore[union-attr]
+            path = " -> ".join([workflow.display, *names_, reached])
+            yield call, f"calls '{names_[0]}', which reaches {reached}() ({path})", reached, _inner_step(flow, starts, names_[0], step_name)
+
+
+def _inner_step(flow, starts, helper: str, step_name) -> Sink | None:  # noqa: ANN001
+    """A step the helper runs: the value it makes may reach it there (judged conservatively)."""
+    found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step")
+    if found is None:
+        return None
+    return Sink("argument", f"is made in '{helper}', which also runs step '{step_name(found.callee)}'", 0)
+
+
+def _step_namer(analysis: Analysis):  # noqa: ANN202
+    def name(step: StepValue) -> str:
+        found = analysis.step_for(step)
+        return found.display if found is not None else "?"
+    return name
+
+
+def _report(analysis: Analysis, workflow, call: CallSite, what: str, name: str, sink: Sink) -> Diagnostic:  # noqa: ANN001
+    return analysis.diagnostic(
+        workflow.module,
+        call.span,
+        NondeterministicWorkflow,
+        f"workflow '{workflow.display}' {what} outside any step, and the value {sink.what}: on resume MAF runs "
+        f"the workflow body again and {name}() returns another value; {_consequence(sink, analysis.target_version)}; "
+        f"{_fix(name)}",
+    )
+
+
+def _consequence(sink: Sink, target) -> str:  # noqa: ANN001 - a Version
+    if sink.kind == "argument":
+        if target >= FINGERPRINT_VERSION:
+            return "the step's key (its arguments' fingerprint) changes, so it runs again instead of replaying"
+        return "the step replays the result it computed from the first run's argument"
+    if sink.kind == "replay_key":
+        return "the step's key changes, so it runs again instead of replaying"
+    if sink.kind == "decides":
+        return "the resumed run can run other steps, or the same steps in another order, than the cached results"
+    return "a later step may read another value than the first run's"
+
+
+def _fix(name: str) -> str:
+    if name in _MONOTONIC:
+        return ("read a wall clock (time.time()) inside a step, whose result is replayed: a monotonic reading "
+                "replayed in another process has another origin")
+    return "call it inside a step, whose result is replayed"

@@ -2,48 +2,67 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from steplint.analysis.checkpoint_storages import PICKLING, CheckpointStorages
 from steplint.analysis.checkpoint_types import CheckpointTypeJudge
 from steplint.analysis.program import Analysis, Decorated, maf_name
 from steplint.analysis.values import InstanceValue
 from steplint.core.diagnostics import Diagnostic
-from steplint.core.framework_versions import REGISTER_CHECKPOINT_TYPE, Version, short_version
+from steplint.core.framework_versions import LOUD_CHECKPOINT_FAILURE, REGISTER_CHECKPOINT_TYPE, Version, short_version
 from steplint.core.summary import Const, Display, ModuleSummary, Ref, iter_calls
 from steplint.rules.base import BROKEN, Rule
-
-#: The first release whose FileCheckpointStorage raises instead of skipping a checkpoint it cannot load.
-LOUD_FROM: Version = (1, 19, 0)
 
 
 class UnrestorableResult(Rule):
     """
     ## What it does
     Finds a step whose result a `FileCheckpointStorage` checkpoint cannot
-    restore, when the target version is 1.18: its return annotation (or,
-    without one, the value its body returns) is a class outside MAF's
-    checkpoint allowlist (an instance of your own class: a pydantic model, a
-    dataclass, a plain class; or an outside class such as `pathlib.Path`),
-    and the code registers it neither with
-    `agent_framework.register_checkpoint_type(...)` nor with
-    `allowed_checkpoint_types=` on a storage. Reported at the `def`.
+    restore, where a workflow that runs the step can be checkpointed to such
+    a storage: its return annotation (or, without one, the value its body
+    returns) is a class outside MAF's checkpoint allowlist (an instance of
+    your own class: a pydantic model, a dataclass, a plain class; or an
+    outside class such as `pathlib.Path`), and the code registers it neither
+    with `agent_framework.register_checkpoint_type(...)` nor with
+    `allowed_checkpoint_types=` on a storage. Reported at the `def`, on every
+    release, with what the target release does.
 
     The allowlist is Python's builtin value types, `datetime`, `uuid.UUID`,
     `decimal.Decimal`, `collections.OrderedDict/defaultdict/deque`, and
     anything from `agent_framework` or `openai.types`; a `TypedDict` is a
-    dict, and fine. Silent on 1.19 and newer, which raise
-    `WorkflowCheckpointException` at the first checkpoint instead.
+    dict, and fine.
+
+    The storage is looked for in the run's files: `wf.build(checkpoint_storage=...)`,
+    `run(..., checkpoint_storage=...)` on the workflow, on what `build` made
+    or on its agent, and `@workflow(checkpoint_storage=...)` (1.2-1.17),
+    followed through names, imports and assignments. A storage pickles when
+    it is a `FileCheckpointStorage` (or derives from it) or a class of yours
+    whose methods call MAF's `encode_checkpoint_value`/`decode_checkpoint_value`
+    or make a `FileCheckpointStorage`. `InMemoryCheckpointStorage` and a class
+    of yours that keeps the objects as they are do not pickle: a step only
+    such workflows reach is not reported, nor one whose workflows are never
+    given a storage in the analyzed code.
+
+    Known limits: a storage that comes from outside the analyzed code (a
+    library's factory, a parameter no analyzed code fills, a file not among
+    the linted ones) is unknown, and an unknown is never a finding; a storage
+    given to something that is not visibly a workflow or what its `build`
+    made (a workflow passed through a parameter) is not attributed to any
+    workflow; `FunctionalWorkflow(f, checkpoint_storage=...)` is not read.
 
     ## Why is this bad?
     MAF pickles the step's result into the checkpoint and unpickles it
-    through the allowlist. On 1.18, `FileCheckpointStorage` writes the
+    through the allowlist. On 1.2 to 1.18, `FileCheckpointStorage` writes the
     checkpoint, then fails to read it back: `list_checkpoints` skips it and
-    only a log line says why. The run looks fine, but there is no checkpoint
-    to resume from, so a crash starts the workflow over and every step runs
-    again (checked on 1.18.0; 1.19 to 1.23 raise instead).
+    only a log line says why, so a resume falls back to an older checkpoint
+    or starts over and runs every step again. On 1.19 and newer the run
+    raises `WorkflowCheckpointException` at the first checkpoint after the
+    step, once its side effects are done. `InMemoryCheckpointStorage` keeps
+    the objects and accepts them on every release, so tests pass while
+    production fails. `register_checkpoint_type` exists from 1.15 on; before
+    that, `allowed_checkpoint_types=["module:Class"]` on the storage is the fix.
 
     ## Example
     ```python
-    # fixture: target-version=1.18
-    from agent_framework import step
+    from agent_framework import FileCheckpointStorage, step, workflow
     from pydantic import BaseModel
 
 
@@ -54,13 +73,21 @@ class UnrestorableResult(Rule):
     @step
     async def summarize(text: str) -> Report:
         return Report(text=text)
+
+
+    @workflow
+    async def pipeline(text: str) -> str:
+        return (await summarize(text)).text
+
+
+    async def main() -> None:
+        await pipeline.build(checkpoint_storage=FileCheckpointStorage("checkpoints")).run("hi")
     ```
 
     ## Use instead
     Register the class (or return fingerprint-friendly data):
     ```python
-    # fixture: target-version=1.18
-    from agent_framework import register_checkpoint_type, step
+    from agent_framework import FileCheckpointStorage, register_checkpoint_type, step, workflow
     from pydantic import BaseModel
 
 
@@ -74,6 +101,15 @@ class UnrestorableResult(Rule):
     @step
     async def summarize(text: str) -> Report:
         return Report(text=text)
+
+
+    @workflow
+    async def pipeline(text: str) -> str:
+        return (await summarize(text)).text
+
+
+    async def main() -> None:
+        await pipeline.build(checkpoint_storage=FileCheckpointStorage("checkpoints")).run("hi")
     ```
 
     ## References
@@ -82,7 +118,7 @@ class UnrestorableResult(Rule):
 
     code = "STP050"
     name = "unrestorable-step-result"
-    summary = "a step returns a class a file checkpoint cannot restore, and 1.18 skips such checkpoints silently"
+    summary = "a step returns a class the file checkpoint storage of its workflow cannot restore"
     points_at = "the `def`, never at the decorator line"
     version_dependent = True
     family = BROKEN
@@ -90,7 +126,7 @@ class UnrestorableResult(Rule):
         """
 # fixture: target-version=1.18
 from dataclasses import dataclass
-from agent_framework import step
+from agent_framework import FileCheckpointStorage, step, workflow
 
 @dataclass
 class Row:
@@ -99,13 +135,21 @@ class Row:
 @step
 async def load(id: int) -> list[Row]:  # expect: STP050
     return [Row(id)]
+
+@workflow
+async def rows(id: int) -> int:
+    return len(await load(id))
+
+STORAGE = FileCheckpointStorage("checkpoints")
+INSTANCE = rows.build(checkpoint_storage=STORAGE)
 """,
     )
     VALID = (
         """
 # fixture: target-version=1.18
+from dataclasses import dataclass
 from typing import TypedDict
-from agent_framework import step
+from agent_framework import InMemoryCheckpointStorage, step, workflow
 
 class Row(TypedDict):
     id: int
@@ -113,20 +157,33 @@ class Row(TypedDict):
 @step
 async def load(id: int) -> list[Row]:
     return [{"id": id}]
+
+@dataclass
+class Kept:
+    id: int
+
+@step
+async def keep(id: int) -> Kept:
+    return Kept(id)
+
+@workflow
+async def rows(id: int) -> int:
+    return len(await load(id)) + (await keep(id)).id
+
+INSTANCE = rows.build(checkpoint_storage=InMemoryCheckpointStorage())
 """,
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        if analysis.target_version >= LOUD_FROM:
-            return
         judge = analysis.service(CheckpointTypeJudge)
+        storages = analysis.service(CheckpointStorages)
         registered: set[str] | None = None
         for step in analysis.steps_in(module):
             body = step.body
             if body is None or step.kind != "step":
                 continue
             blocked = _blocked(analysis, judge, step)
-            if blocked is None:
+            if blocked is None or PICKLING not in storages.storages_reaching(module, step.key):
                 continue
             if registered is None:  # read once, and only for a module whose steps return such a class
                 registered = _registered(analysis, module)
@@ -134,21 +191,27 @@ async def load(id: int) -> list[Row]:
                     return  # allowed types given as something the linter cannot read: assume they cover it
             if blocked.rsplit(".", 1)[-1] in registered:
                 continue
-            yield analysis.diagnostic(
-                step.module,
-                step.anchor,
-                UnrestorableResult,
-                f"step '{step.display}' returns {blocked}, which a FileCheckpointStorage checkpoint cannot restore: "
-                f"on agent-framework-core {short_version(analysis.target_version)} the checkpoint is written but never listed or loaded (only a log line "
-                f"says why), so a resume starts over and runs every step again; {_remedy(analysis, blocked)}",
-            )
+            yield analysis.diagnostic(step.module, step.anchor, UnrestorableResult,
+                                      _message(step.display, blocked, analysis.target_version))
 
 
-def _remedy(analysis: Analysis, blocked: str) -> str:
-    if analysis.target_version < REGISTER_CHECKPOINT_TYPE:  # importing register_checkpoint_type fails there
-        return "pass allowed_checkpoint_types=[...] to the storage (register_checkpoint_type arrived in 1.15)"
-    return (f"register the class with agent_framework.register_checkpoint_type({blocked.rsplit('.', 1)[-1]}) or pass "
-            "allowed_checkpoint_types=[...] to the storage")
+def _message(step: str, blocked: str, target: Version) -> str:
+    """What the target release does with the checkpoint, and the fix it offers."""
+    name = blocked.rsplit(".", 1)[-1]
+    shown = short_version(target)
+    if target >= LOUD_CHECKPOINT_FAILURE:
+        story = ("the run raises WorkflowCheckpointException at the first checkpoint after the step, once its "
+                 "side effects are done")
+    else:
+        story = ("the checkpoint is written but never listed or loaded (only a log line says why), so a resume "
+                 "falls back to an older checkpoint or starts over and runs the steps again")
+    if target >= REGISTER_CHECKPOINT_TYPE:
+        fix = (f"register the class with agent_framework.register_checkpoint_type({name}) or pass "
+               "allowed_checkpoint_types=[...] to the storage")
+    else:
+        fix = f'pass allowed_checkpoint_types=["<module>:{name}"] to the storage'
+    return (f"step '{step}' returns {blocked}, which a workflow that reaches it checkpoints to a FileCheckpointStorage "
+            f"that cannot restore it: on agent-framework-core {shown} {story}; {fix}")
 
 
 def _blocked(analysis: Analysis, judge: CheckpointTypeJudge, step: Decorated) -> str | None:

@@ -208,3 +208,15 @@ def test_files_with_the_same_bytes_in_different_packages_keep_their_own_summarie
         _edit(tmp_path / package / "shared.py", "return x", "return x  # edited")
         again = _lint(tmp_path, tmp_path)  # its steps.py is analyzed again, from its stored summary
         assert again.stats.analyzed >= 2 and again.stats.summarized == 1
+
+
+def test_an_edit_to_the_storage_a_workflow_is_built_with_reanalyzes_its_steps(tmp_path):
+    """STP050 reads which storage the run's files give a workflow: the module that makes it imports nothing of it."""
+    shutil.copytree(FIXTURES / "stp050_storage_elsewhere", tmp_path / "project")
+    root = tmp_path / "project"
+    _age(root)
+    cold = _lint(root, root / "app")
+    assert _codes(cold, "steps.py") == ["STP050"]
+    _edit(root / "app" / "main.py", 'STORAGE = FileCheckpointStorage("checkpoints")', "STORAGE = InMemoryCheckpointStorage()")
+    edited = _lint(root, root / "app")
+    assert _codes(edited, "steps.py") == []

@@ -126,6 +126,8 @@ class Analysis:
         #: The modules findings are reported for (broken ones included, for STP900).
         self.reported = summaries
         self.index = ProjectIndex(summaries, loader)
+        #: Finds modules by name; a run's loader also knows the run's other files (``discovered``).
+        self.loader = loader
         self.judge = FingerprintJudge(self.index)
         self.durability = DurabilityJudge(self.index)
         self.target_version = target_version

@@ -8,8 +8,10 @@ decorating. The linter's own tests check that it reports exactly these shapes.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 import threading
+import time
 from typing import TypedDict
 
 import agent_framework as maf
@@ -290,3 +292,127 @@ def test_with_fingerprints_a_skipped_nested_call_hands_its_result_to_a_later_equ
         resumes.append(resumed.get_outputs())
     # From the checkpoint after outer_numbered, the direct call takes the nested call's entry ("a#1").
     assert [["a#1", "a#1"]] in resumes, resumes
+
+
+@dataclasses.dataclass
+class Receipt:
+    id: int
+
+
+issued: list[int] = []
+
+
+@step
+async def issue_receipt(id: int) -> Receipt:
+    issued.append(id)  # the side effect that happens before the checkpoint that cannot hold the result
+    return Receipt(id)
+
+
+@step
+async def tally(id: int) -> int:
+    return id + 1
+
+
+async def receipts_body(id: int) -> int:
+    return await tally((await issue_receipt(id)).id)
+
+
+def _run_checkpointed(body, name: str, storage, *args, **kwargs) -> object:  # noqa: ANN001
+    """Run ``body`` as a workflow checkpointed to ``storage``: ``build`` on 1.18+, the decorator's storage before."""
+    made = workflow(name=name)(body)
+    if hasattr(made, "build"):
+        return run(made.build(checkpoint_storage=storage).run(*args, **kwargs))
+    return run(workflow(name=name, checkpoint_storage=storage)(body).run(*args, **kwargs))
+
+
+def _run_with_storage(name: str, storage) -> object:  # noqa: ANN001 - a MAF checkpoint storage
+    return _run_checkpointed(receipts_body, name, storage, 1)
+
+
+def test_an_unrestorable_result_breaks_a_file_checkpoint_but_not_an_in_memory_one(tmp_path):
+    """STP050 reports only where a FileCheckpointStorage checkpoints the step; the story depends on the release."""
+    _run_with_storage("receipts-in-memory", maf.InMemoryCheckpointStorage())  # any object is fine in memory
+    issued.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    if MAF_VERSION_TUPLE >= (1, 19, 0):
+        with pytest.raises(maf.WorkflowCheckpointException, match="deserialization blocked"):
+            _run_with_storage("receipts-file", storage)
+        assert issued == [1]  # the step's side effect happened before the failing checkpoint
+    else:
+        _run_with_storage("receipts-file", storage)  # 1.2-1.18: written, then skipped silently when listed
+        listed = storage.list_checkpoints
+        found = run(listed(workflow_name="receipts-file") if "workflow_name" in listed.__code__.co_varnames else listed())
+        assert found == [] and list(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(MAF_VERSION_TUPLE < (1, 19, 0), reason="before 1.19 the checkpoint is skipped, not raised")
+def test_allowed_checkpoint_types_fix_an_unrestorable_result(tmp_path):
+    """STP050's advice on 1.19+: the storage's allowed_checkpoint_types restores the class."""
+    allowed = [f"{Receipt.__module__}:{Receipt.__qualname__}"]
+    storage = maf.FileCheckpointStorage(str(tmp_path), allowed_checkpoint_types=allowed)
+    assert _run_with_storage("receipts-allowed", storage).get_outputs() == [2]
+    assert hasattr(maf, "register_checkpoint_type")
+
+
+classified: list[str] = []
+
+
+@step
+async def classify_text(text: str) -> str:
+    classified.append(text)
+    return "hr" if "leave" in text else "it"
+
+
+@step
+async def retrieve_answer(text: str, domain: str) -> str:
+    return f"{domain}: answer to {text}"
+
+
+async def timed_body(text: str) -> dict:
+    start = time.monotonic()
+    domain = await classify_text(text)
+    answer = await retrieve_answer(text, domain)
+    return {"answer": answer, "processing_time_ms": int((time.monotonic() - start) * 1000)}
+
+
+def test_a_monotonic_duration_in_the_output_resumes_right(tmp_path):
+    """STP030 is silent on a duration that only reaches the output: a resumed run measures its own time."""
+    classified.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    first = _run_checkpointed(timed_body, "timed", storage, "annual leave").get_outputs()
+    checkpoints = run(chain(storage, "timed"))
+    resumed = _run_checkpointed(timed_body, "timed", storage, checkpoint_id=checkpoints[0].checkpoint_id).get_outputs()
+    assert classified == ["annual leave"]  # replayed, not run again
+    assert [{**o, "processing_time_ms": 0} for o in resumed] == [{**o, "processing_time_ms": 0} for o in first]
+    assert all(o["processing_time_ms"] >= 0 for o in resumed)
+
+
+charged: list[float] = []
+
+
+@step
+async def charge(amount: int, deadline: float) -> str:
+    charged.append(deadline)
+    return f"charged {amount}"
+
+
+async def paying_body(amount: int) -> str:
+    deadline = time.time() + 60
+    return await tally_charge(await charge(amount, deadline))
+
+
+@step
+async def tally_charge(receipt: str) -> str:
+    return receipt
+
+
+def test_a_clock_reading_in_a_step_argument_reruns_or_replays_a_stale_result(tmp_path):
+    """STP030's story for a step argument: 1.20+ keys by fingerprint (the step runs again), before by call order
+    (the step replays the result it computed from the first run's argument)."""
+    charged.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    _run_checkpointed(paying_body, "paying", storage, 5)
+    last = run(chain(storage, "paying"))[-1]
+    time.sleep(0.01)  # another clock reading on resume
+    _run_checkpointed(paying_body, "paying", storage, checkpoint_id=last.checkpoint_id)
+    assert len(charged) == (2 if HAS_FINGERPRINTS else 1)

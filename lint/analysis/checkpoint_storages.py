@@ -1,0 +1,258 @@
+"""Which checkpoint storages each workflow can be built or run with, and whether they pickle.
+
+MAF takes a workflow's storage in four places: ``@workflow(checkpoint_storage=...)``
+(1.2-1.17), ``wf.build(checkpoint_storage=...)`` (1.18+), and
+``checkpoint_storage=`` of ``run`` on the workflow, on what ``build`` made,
+and on ``as_agent``/its agent. Every call with that keyword in the run's files
+is found; its value and the workflow it is given to are what the value flow
+says they are (names through imports and assignments, never by spelling).
+
+A storage is *pickling* when it goes through MAF's checkpoint encoding:
+``FileCheckpointStorage``, a class of the analyzed code derived from it, or one
+whose methods call ``encode_checkpoint_value``/``decode_checkpoint_value`` or
+make a ``FileCheckpointStorage``. It is *in memory* when it is MAF's
+``InMemoryCheckpointStorage`` (or derived from it), or a class of the analyzed
+code that does none of that (it keeps the objects as they are). Anything else
+(a library's factory, a parameter no analyzed code fills) is *unknown*.
+
+A module's findings that read this fact depend on every run file: the service
+records that, so the run cache re-checks them when any run file changes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from steplint.analysis.flow import ModuleFlow
+from steplint.analysis.interpret_shared import Frame, Unit
+from steplint.analysis.values import ClassValue, ExternalValue, InstanceValue, StepValue, Value
+from steplint.core.summary import Attr, CallExpr, Expr, FunctionSummary, ModuleSummary, Ref, iter_calls
+
+PICKLING = "pickling"
+IN_MEMORY = "in memory"
+UNKNOWN_STORAGE = "unknown"
+
+KEYWORD = "checkpoint_storage"
+#: Methods that take (or make what takes) a workflow's storage; their receiver is the workflow or what it built.
+_RECEIVING = frozenset({"build", "run", "as_agent", "run_stream"})
+_ENCODERS = frozenset({"encode_checkpoint_value", "decode_checkpoint_value", "FileCheckpointStorage"})
+_MAF_STORAGES = {"FileCheckpointStorage": PICKLING, "InMemoryCheckpointStorage": IN_MEMORY}
+_MAX_CHASE = 4
+
+
+@dataclass
+class StorageFacts:
+    """The kinds of storage given to each workflow (by its key), and the run's modules they were searched in."""
+
+    by_workflow: dict[str, set[str]] = field(default_factory=dict)
+    module_names: list[str] = field(default_factory=list)
+
+
+class CheckpointStorages:
+    """The project's storage fact (``Analysis.service`` makes one per run)."""
+
+    def __init__(self, analysis):  # noqa: ANN001 - an Analysis
+        self.analysis = analysis
+        self._facts: StorageFacts | None = None
+        self._reached: dict[str, frozenset[str]] = {}
+
+    def storages_reaching(self, checked: ModuleSummary, step_key: str) -> set[str]:
+        """The kinds of storage of every workflow that reaches the step ``step_key``."""
+        facts = self._computed()
+        for name in facts.module_names:  # the verdict rests on every run file (see the module docstring)
+            self.analysis.index.module(name, checked.module)
+        kinds: set[str] = set()
+        for workflow_key, storages in facts.by_workflow.items():
+            if step_key in self._steps_of(workflow_key):
+                kinds |= storages
+        return kinds
+
+    # --- the scan -----------------------------------------------------------------------
+
+    def _computed(self) -> StorageFacts:
+        if self._facts is None:
+            self._facts = StorageFacts()
+            for module in self._run_modules():
+                self._facts.module_names.append(module.module)
+                self._scan(module)
+        return self._facts
+
+    def _run_modules(self) -> list[ModuleSummary]:
+        """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders)."""
+        found = {m.path: m for m in self.analysis.reported if m.error is None}
+        loader = self.analysis.loader
+        index = self.analysis.index
+        for name, paths in sorted((getattr(loader, "discovered", None) or {}).items()):
+            index.module(name, name)  # the name's first file answers for it, as it would to an import
+            for path in paths:
+                loaded = loader.load(path)
+                if loaded.error is None:
+                    index.add(loaded)  # by its path: the name keeps meaning its first file
+                    found.setdefault(loaded.path, index.by_path.get(loaded.path, loaded))
+        return sorted(found.values(), key=lambda m: (m.module, m.path))
+
+    def _scan(self, module: ModuleSummary) -> None:
+        holders = _holders(module)
+        if not holders:
+            return
+        flow = ModuleFlow(self.analysis.engine, self.analysis.index, module, [(module, f) for f in holders])
+        try:
+            for function in holders:
+                root = flow.roots.get((module.path, function.qualname))
+                if root is not None:
+                    self._scan_function(flow, module, function, _final_frame(root, function))
+        finally:
+            self.analysis.engine.discard(flow.session)
+
+    def _scan_function(self, flow: ModuleFlow, module: ModuleSummary, function: FunctionSummary, frame: Frame) -> None:
+        for call in iter_calls(function.body):
+            storage = call.kwarg(KEYWORD)
+            receiver = _receiver(call.func)
+            if storage is None or receiver is None:
+                continue
+            workflows = self._workflows(flow, function, receiver, frame, 0)
+            kinds = {self._kind(flow, value) for value in flow.session.expr(storage, frame)} - {None}
+            for key in workflows:
+                self._facts.by_workflow.setdefault(key, set()).update(kinds)  # type: ignore[union-attr]
+        for nested in module.functions:
+            if nested.parent == function.qualname or (function.qualname == "<module>" and nested.parent is None):
+                self._scan_decorators(flow, module, nested, frame)
+
+    def _scan_decorators(self, flow: ModuleFlow, module: ModuleSummary, function: FunctionSummary, frame: Frame) -> None:
+        """``@workflow(checkpoint_storage=...)`` above ``function``, evaluated where the ``def`` runs."""
+        for decorator in function.decorators:
+            if not isinstance(decorator, CallExpr) or decorator.kwarg(KEYWORD) is None:
+                continue
+            made = [v for v in flow.session.expr(decorator.func, frame) if _is_workflow_factory(v)]
+            item = next((d for d in self.analysis.workflows_in(module) if d.body is function), None)
+            if made and item is not None:
+                kinds = {self._kind(flow, v) for v in flow.session.expr(decorator.kwarg(KEYWORD), frame)} - {None}
+                self._facts.by_workflow.setdefault(item.key, set()).update(kinds)  # type: ignore[union-attr]
+
+    def _workflows(self, flow: ModuleFlow, function: FunctionSummary, base: Expr, frame: Frame, depth: int) -> set[str]:
+        """The keys of the workflows ``base`` (the receiver of ``build``/``run``) is, or was built from."""
+        found = {item.key for v in flow.session.expr(base, frame) if isinstance(v, StepValue) and v.kind == "workflow"
+                 for item in [self.analysis.step_for(v)] if item is not None}
+        if found or depth >= _MAX_CHASE:
+            return found
+        inner = _receiver(base.func) if isinstance(base, CallExpr) else None
+        if inner is not None:
+            return self._workflows(flow, function, inner, frame, depth + 1)
+        if isinstance(base, Ref) and "." not in base.dotted:  # ``instance = wf.build()``: what the name was bound to
+            for binding in function.bindings.get(base.dotted, ()):
+                if binding.value is not None:
+                    found |= self._workflows(flow, function, binding.value, frame, depth + 1)
+        return found
+
+    # --- kinds of storage -----------------------------------------------------------------
+
+    def _kind(self, flow: ModuleFlow, value: Value) -> str | None:
+        if isinstance(value, ExternalValue):
+            return _external_kind(value.name)
+        if isinstance(value, InstanceValue):
+            return self._class_kind(flow, value.cls)
+        if getattr(value, "kind", None) == "NoneType":
+            return None  # ``checkpoint_storage=None``: no storage
+        return UNKNOWN_STORAGE
+
+    def _class_kind(self, flow: ModuleFlow, cls: ClassValue) -> str:
+        for owner in flow.session.mro(cls):
+            if isinstance(owner, ExternalValue):
+                kind = _external_kind(f"{owner.name}()")
+                if kind != UNKNOWN_STORAGE:
+                    return kind
+                continue
+            if self._encodes(owner):
+                return PICKLING
+        return IN_MEMORY
+
+    def _encodes(self, cls: ClassValue) -> bool:
+        """A method of ``cls`` calls MAF's checkpoint encoding (or makes a FileCheckpointStorage)."""
+        module = self.analysis.engine.modules_by_path.get(cls.path)
+        if module is None:
+            return False
+        index = self.analysis.index
+        for function in module.functions:
+            if function.class_qualname != cls.qualname:
+                continue
+            for call in iter_calls(function.body):
+                target = index.resolve(module, function, call.func) if isinstance(call.func, Ref) else None
+                if target is not None and target.kind == "external" and target.name.startswith("agent_framework.") \
+                        and target.name.rsplit(".", 1)[-1] in _ENCODERS:
+                    return True
+        return False
+
+    # --- what a workflow reaches ------------------------------------------------------------
+
+    def _steps_of(self, workflow_key: str) -> frozenset[str]:
+        found = self._reached.get(workflow_key)
+        if found is None:
+            found = self._reached[workflow_key] = self._search_steps(workflow_key)
+        return found
+
+    def _search_steps(self, workflow_key: str) -> frozenset[str]:
+        """The keys of the steps the workflow's body calls, directly, through helpers or through other steps."""
+        item = self.analysis.workflows.get(workflow_key)
+        if item is None or item.body is None:
+            return frozenset()
+        flow = self.analysis.flow(item.module)
+        root = flow.roots.get((item.module.path, item.body.qualname))
+        if root is None:
+            return frozenset()
+        steps: set[str] = set()
+        seen = {root.id}
+        queue = deque([root])
+        while queue:
+            unit = queue.popleft()
+            for calls in unit.site_calls.values():
+                for callee, ids in calls.items():
+                    if isinstance(callee, StepValue) and callee.kind == "step":
+                        made = self.analysis.step_for(callee)
+                        if made is not None:
+                            steps.add(made.key)
+                    for found in flow.units(ids):
+                        if found.id not in seen:
+                            seen.add(found.id)
+                            queue.append(found)
+        return frozenset(steps)
+
+
+def _holders(module: ModuleSummary) -> list[FunctionSummary]:
+    """The scopes that pass ``checkpoint_storage=``: in a call, or in the decorator of a ``def`` they run."""
+    decorating = {f.parent or "<module>" for f in module.functions
+                  if any(isinstance(d, CallExpr) and d.kwarg(KEYWORD) is not None for d in f.decorators)}
+    return [f for f in module.functions
+            if f.qualname in decorating or any(call.kwarg(KEYWORD) is not None for call in iter_calls(f.body))]
+
+
+def _final_frame(unit: Unit, function: FunctionSummary) -> Frame:
+    """A frame in which each of ``function``'s names holds every value the run gave it."""
+    frame = Frame(unit, dict(unit.union_env), "function")
+    frame.local_names = frozenset(function.bindings) - function.declared_global - function.declared_nonlocal
+    return frame
+
+
+def _receiver(func: Expr) -> Expr | None:
+    """The object whose ``build``/``run``/``as_agent`` method ``func`` is (``wf`` of ``wf.build``)."""
+    if isinstance(func, Attr) and func.attr in _RECEIVING:
+        return func.base
+    if isinstance(func, Ref) and "." in func.dotted:
+        head, _, attr = func.dotted.rpartition(".")
+        return Ref(head) if attr in _RECEIVING else None
+    return None
+
+
+def _external_kind(name: str) -> str:
+    """MAF's storages by name (``agent_framework.FileCheckpointStorage()``, or a private path to it)."""
+    if not name.endswith("()") or "()" in name[:-2] or not name.startswith("agent_framework."):
+        return UNKNOWN_STORAGE
+    return _MAF_STORAGES.get(name[:-2].rsplit(".", 1)[-1], UNKNOWN_STORAGE)
+
+
+def _is_workflow_factory(value: Value) -> bool:
+    if getattr(value, "kind", None) == "workflow":  # ``workflow(...)`` already called: a StepFactoryValue
+        return True
+    return isinstance(value, ExternalValue) and value.name.startswith("agent_framework.") \
+        and value.name.rsplit(".", 1)[-1] == "workflow"
+
