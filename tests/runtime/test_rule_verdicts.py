@@ -387,6 +387,28 @@ def test_a_monotonic_duration_in_the_output_resumes_right(tmp_path):
     assert all(o["processing_time_ms"] >= 0 for o in resumed)
 
 
+def load_session(cid: str) -> dict:
+    return {"cid": cid, "loaded_at": time.time()}
+
+
+async def session_body(text: str) -> str:
+    session = load_session("c1")  # a clock reading kept beside the deterministic key the run uses
+    return await classify_text(text) + session["cid"]
+
+
+def test_a_clock_reading_no_step_or_branch_reads_resumes_right(tmp_path):
+    """STP030 is silent where the reading never reaches what replays (shared/realworld fn10's shape): the
+    resumed run makes another reading, reads only the other key, and returns the uninterrupted run's output."""
+    classified.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    first = _run_checkpointed(session_body, "session", storage, "leave").get_outputs()
+    checkpoints = run(chain(storage, "session"))
+    time.sleep(0.01)  # another clock reading on resume
+    resumed = _run_checkpointed(session_body, "session", storage, checkpoint_id=checkpoints[0].checkpoint_id)
+    assert classified == ["leave"]  # the step replayed
+    assert resumed.get_outputs() == first == ["hrc1"]
+
+
 charged: list[float] = []
 
 
