@@ -81,6 +81,7 @@ EDITS = {
     ),
     "literal": lambda s: s.replace("await b(n + 10)", "await b(n + 20)"),
     "comment": lambda s: "# deployed on Tuesday\n" + s,
+    "body": lambda s: s.replace('return f"a{x}"', 'return f"A{x}"'),
 }
 
 # edit -> (verdict on 1.18/1.19, verdict on 1.20+); FALSE_REFUSALS: refused on 1.20+ although a re-stamped resume is right
@@ -90,6 +91,7 @@ EXPECTED = {
     "reorder": ("wrong", "refused"),
     "literal": ("wrong", "refused"),
     "comment": ("ok", "refused"),
+    "body": ("stale", "refused"),
 }
 
 
