@@ -52,6 +52,8 @@ def judge(new: Observation, baseline: Observation | None, restamped: Observation
     elif new.outcome == "refused":
         verdict.verdict, verdict.reason = "refused", f"MAF refuses it: {new.reason}"
         verdict.false_refusal = _needless(restamped, baseline)
+        if restamped is not None and restamped.outcome == "refused" and restamped.reason != new.reason:
+            verdict.reason += f"; with the new signature hash it still refuses: {restamped.reason}"
     elif new.outcome == "failed":
         verdict.verdict, verdict.reason = "wrong", f"the workflow body raises on replay: {new.reason}"
     elif baseline is None:

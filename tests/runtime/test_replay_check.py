@@ -156,6 +156,10 @@ def test_verdict_is_true(edit: str, tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert verdict.false_refusal == (edit in FALSE_REFUSALS)
         if verdict.false_refusal:
             assert restamped_resume(definition, resumed_copy, verdict.checkpoint_id) == uninterrupted
+        elif edit == "comment":  # 1.20+ keys carry the steps' line numbers: MAF's call-time check refuses too
+            assert "still refuses" in verdict.reason
+            with pytest.raises(ValueError, match="different step definition"):
+                restamped_resume(definition, resumed_copy, verdict.checkpoint_id)
         return
     assert verdict.verdict != "refused"
     assert (resumed == uninterrupted) == (verdict.verdict == "ok"), (resumed, uninterrupted, verdict)
