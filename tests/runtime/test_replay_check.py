@@ -165,3 +165,18 @@ def test_verdict_is_true(edit: str, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert (resumed == uninterrupted) == (verdict.verdict == "ok"), (resumed, uninterrupted, verdict)
     if verdict.verdict == "wrong":
         assert verdict.first_divergence is not None
+
+
+def test_a_storage_object_without_baseline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python API on any storage: MAF resumes every checkpoint, so each is ok (nothing to compare with)."""
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / f"{MODULE}.py").write_text(SOURCE)
+    monkeypatch.setenv("STEPLINT_REPLAY_LOG", str(tmp_path / "steps.txt"))
+    (tmp_path / "crash").touch()
+    storage = maf.InMemoryCheckpointStorage()
+    definition = imported(tmp_path / "code").pipeline
+    with pytest.raises(Exception, match="crash"):
+        run(definition, message=1, checkpoint_storage=storage)
+    verdicts = check_checkpoints(definition, storage)
+    assert [v.verdict for v in verdicts] == ["ok"] * 3
+    assert all("no baseline" in v.reason for v in verdicts)
