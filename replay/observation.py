@@ -30,6 +30,7 @@ class Observation:
     served: list[Served] = field(default_factory=list)
     live_call: Call | None = None
     step_code: dict[str, str] = field(default_factory=dict)
+    signature_hash: str | None = None  # the hash the code replayed computes (what a re-stamp writes)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,6 +65,7 @@ def observe(definition: Any, storage: Any, checkpoint_id: str, *, restamp: bool 
         watch.served,
         watch.live_call,
         watch.step_code,
+        getattr(workflow, "graph_signature_hash", None),
     )
 
 

@@ -32,6 +32,7 @@ class Verdict:
     reason: str
     false_refusal: bool = False
     first_divergence: dict[str, Any] | None = None
+    new_signature_hash: str | None = None  # set with false_refusal: the hash --restamp writes
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +53,8 @@ def judge(new: Observation, baseline: Observation | None, restamped: Observation
     elif new.outcome == "refused":
         verdict.verdict, verdict.reason = "refused", f"MAF refuses it: {new.reason}"
         verdict.false_refusal = _needless(restamped, baseline)
+        if verdict.false_refusal:
+            verdict.new_signature_hash = restamped.signature_hash
         if restamped is not None and restamped.outcome == "refused" and restamped.reason != new.reason:
             verdict.reason += f"; with the new signature hash it still refuses: {restamped.reason}"
     elif new.outcome == "failed":

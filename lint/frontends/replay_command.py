@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -24,14 +25,17 @@ from steplint.frontends.exit_status import EXIT_ERROR, EXIT_FINDINGS
               help="A folder with the code that wrote the checkpoints (TARGET is imported there too).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--latest", is_flag=True, help="Only the latest checkpoint of each run.")
-def replay_check(target: str, folder: str, baseline: str | None, output_format: str, latest: bool) -> None:
+@click.option("--restamp", "restamp_refused", is_flag=True,
+              help="Write the new signature hash into each checkpoint proven a false refusal (a backup first).")
+def replay_check(target: str, folder: str, baseline: str | None, output_format: str, latest: bool,
+                 restamp_refused: bool) -> None:
     """Replay the checkpoints in --checkpoints against TARGET (module:attribute, importable from here).
 
     No step body runs and the folder is never written; the workflow body runs
     up to its first live step call. Verdicts: ok, refused (with false_refusal),
     wrong, stale, unreadable; wrong and stale need --baseline.
     """
-    from steplint.replay import CheckpointsError, TargetError, check_checkpoints, load_target
+    from steplint.replay import CheckpointsError, TargetError, check_checkpoints, load_target, restamp
 
     try:
         definition = load_target(target)
@@ -47,6 +51,9 @@ def replay_check(target: str, folder: str, baseline: str | None, output_format: 
             click.echo(f"{verdict.checkpoint_id} {verdict.workflow}: {verdict.verdict}{refusal}: {verdict.reason}")
         judged = ", ".join(f"{sum(v.verdict == kind for v in verdicts)} {kind}" for kind in _kinds(verdicts))
         click.echo(f"{len(verdicts)} checkpoint(s): {judged or 'none found'}")
+    if restamp_refused:
+        restamped, backup = restamp(Path(folder), verdicts)
+        click.echo(f"re-stamped {len(restamped)} checkpoint(s)" + (f"; backup in {backup}" if backup else ""), err=True)
     if any(verdict.verdict != "ok" for verdict in verdicts):
         sys.exit(EXIT_FINDINGS)
 

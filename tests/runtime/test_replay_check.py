@@ -21,7 +21,7 @@ from pathlib import Path
 import agent_framework as maf
 import pytest
 
-from steplint.replay import check_checkpoints
+from steplint.replay import check_checkpoints, restamp
 
 pytestmark = pytest.mark.runtime
 
@@ -155,7 +155,9 @@ def test_verdict_is_true(edit: str, tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert verdict.verdict == "refused"
         assert verdict.false_refusal == (edit in FALSE_REFUSALS)
         if verdict.false_refusal:
-            assert restamped_resume(definition, resumed_copy, verdict.checkpoint_id) == uninterrupted
+            assert restamp(resumed_copy, [verdict])[0] == [verdict.checkpoint_id]
+            again = run(definition, checkpoint_id=verdict.checkpoint_id, checkpoint_storage=maf.FileCheckpointStorage(str(resumed_copy)))
+            assert again == uninterrupted
         elif edit == "comment":  # 1.20+ keys carry the steps' line numbers: MAF's call-time check refuses too
             assert "still refuses" in verdict.reason
             with pytest.raises(ValueError, match="different step definition"):

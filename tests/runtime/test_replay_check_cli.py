@@ -80,3 +80,28 @@ def test_bad_input_is_one_line(workspace: Path, target: str, folder: str, messag
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_restamp_writes_only_proven_false_refusals(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reorder is refused needlessly on 1.20+: --restamp re-stamps it (after a backup) and MAF then resumes it."""
+    (workspace / "new" / f"{MODULE}.py").write_text(EDITS["reorder"](SOURCE))
+    (workspace / "crash").touch()
+    storage = workspace / "checkpoints"
+    with pytest.raises(Exception, match="crash"):
+        run(imported(workspace / "old").pipeline, message=1, checkpoint_storage=maf.FileCheckpointStorage(str(storage)))
+    (workspace / "crash").unlink()
+    monkeypatch.delitem(__import__("sys").modules, MODULE)
+    before = {path.name: path.read_bytes() for path in storage.iterdir()}
+    code, out, err = replay_check(f"{MODULE}:pipeline", "--checkpoints", str(storage), "--baseline",
+                                  str(workspace / "old"), "--format", "json", "--restamp")
+    verdicts = json.loads(out)
+    changed = {name for name, data in before.items() if (storage / name).read_bytes() != data}
+    proven = {f"{v['checkpoint_id']}.json" for v in verdicts if v["false_refusal"]}
+    assert changed == proven
+    assert bool(proven) == FINGERPRINTS
+    if proven:
+        [backup] = workspace.glob("checkpoints.steplint-backup-*")
+        assert {path.name for path in backup.iterdir()} == proven
+        definition = imported(workspace / "new").pipeline
+        for name in proven:  # MAF resumes it now
+            run(definition, checkpoint_id=name.removesuffix(".json"), checkpoint_storage=maf.FileCheckpointStorage(str(storage)))
