@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from package_layout import package_folders
 
 from steplint.runtime_shim import TESTED_VERSIONS
 
@@ -45,7 +46,9 @@ VERDICT_SUITE = "tests/runtime/test_rule_verdicts.py"
 def stamp_text(version: str) -> str:
     """What a complete environment for *version* was built from; a change rebuilds it."""
     python = f"python={sys.version_info[:2]}"
-    return "\n".join([f"agent-framework-core=={version}", *REQUIREMENTS, python, str(REPO_ROOT)])
+    # An editable install maps the packages it was made with: a new package needs a new install.
+    packages = "packages=" + ",".join(package_folders())
+    return "\n".join([f"agent-framework-core=={version}", *REQUIREMENTS, python, str(REPO_ROOT), packages])
 
 
 def python_of(environment: Path) -> Path:

@@ -10,6 +10,7 @@ import click
 
 from steplint._version import __version__
 from steplint.frontends.exit_status import EXIT_ERROR, EXIT_FINDINGS, UsageError
+from steplint.frontends.replay_command import replay_check
 from steplint.report.format_names import FORMAT_NAMES
 from steplint.rules.stp900_syntax_error import SyntaxErrorRule
 
@@ -269,6 +270,9 @@ def lsp(stdio: bool) -> None:
         click.echo("steplint: error: the language server needs pygls: pip install 'steplint[lsp]'", err=True)
         sys.exit(EXIT_ERROR)
     serve()
+
+
+cli.add_command(replay_check)
 
 
 def main() -> None:
