@@ -139,6 +139,13 @@ def _identity(session: ModelSession, args: list, kwargs: list, span: Span | None
     return _first(args) or ONLY_UNKNOWN
 
 
+def _class_decorator(made: str) -> Model:
+    """``@dataclass`` returns the class it is given; ``@dataclass(frozen=True)`` first makes the decorator ``made``."""
+    def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        return _first(args) or frozenset({ExternalValue(made)})
+    return model
+
+
 def _decorator_factory(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``functools.wraps(f)``, ``functools.lru_cache(maxsize=...)``: a decorator that keeps what it decorates."""
     return frozenset({ExternalValue("functools.wraps()")})
@@ -353,6 +360,8 @@ _HANDLERS: dict[str, Model] = {
     "functools.wraps()": _identity,
     "functools.lru_cache": _lru_cache,
     "functools.cache": _identity,
+    "dataclasses.dataclass": _class_decorator("dataclasses.dataclass()"),
+    "dataclasses.dataclass()": _identity,
     "functools.cached_property": _descriptor("property"),
     "functools.update_wrapper": _identity,
     "builtins.staticmethod": _descriptor("staticmethod"),

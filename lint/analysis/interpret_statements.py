@@ -14,6 +14,7 @@ from steplint.analysis import builtin_models
 from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, truth
 from steplint.analysis.values import (
     ANY,
+    DATACLASS_FIELDS,
     EMPTY,
     ONLY_UNKNOWN,
     UNKNOWN,
@@ -34,6 +35,7 @@ from steplint.core.summary import (
     AttrTarget,
     AugAssignStmt,
     ClassStmt,
+    ClassSummary,
     DefStmt,
     ExprStmt,
     FromImportStmt,
@@ -46,8 +48,10 @@ from steplint.core.summary import (
     ModuleSummary,
     NameTarget,
     RaiseStmt,
+    Ref,
     ReturnStmt,
     Stmt,
+    Subscript,
     TargetForm,
     TryStmt,
     UnpackTarget,
@@ -159,14 +163,19 @@ class Statements:
         frame.returned = True
 
     def _match(self, node: MatchStmt, frame: Frame) -> None:
-        self.session.expr(node.subject, frame)
+        subject = self.session.expr(node.subject, frame)
         ends = []
-        for captured, guard, body in node.cases:
+        for index, (captured, guard, body) in enumerate(node.cases):
             env = frame.copy_env()
             for name in captured:
                 env[name] = ONLY_UNKNOWN
             saved = frame.env
             frame.env = env
+            if index < len(node.patterns):
+                frame.conditional += 1
+                self.session.bind_pattern(node.patterns[index], subject, frame)
+                frame.conditional -= 1
+                env = frame.env
             if guard is not None:
                 self.session.expr(guard, frame)
             frame.env = saved
@@ -267,10 +276,24 @@ class Statements:
             session.write_cell(cls, name, values, frame)
         values: Values = frozenset({cls})
         for decorator in reversed(summary.decorators):
-            decorated = session.call(session.expr(decorator, frame), [values], [], None, frame)
+            decorators = session.expr(decorator, frame)
+            if any(isinstance(v, ExternalValue) and v.name in _DATACLASS_DECORATORS for v in decorators):
+                self._dataclass_fields(cls, summary, frame)
+            decorated = session.call(decorators, [values], [], None, frame)
             # A class decorator (dataclass, attrs) returns the class it was given, or something unknown.
             values = values | frozenset(v for v in decorated if v is not UNKNOWN) if decorated - {UNKNOWN} else values
         self.bind(node.name, values, frame)
+
+    def _dataclass_fields(self, cls: ClassValue, summary: ClassSummary, frame: Frame) -> None:
+        """What ``@dataclass`` generates from the annotated names: ``__init__``'s fields and ``__match_args__``."""
+        session = self.session
+        names = [name for name, annotation in summary.fields if not _is_class_var(annotation)]
+        fields = ContainerValue("tuple", (frame.unit.module.path, "dataclass", summary.qualname), session.id, len(names))
+        for position, name in enumerate(names):
+            session.write_cell(fields, position, frozenset({ConstValue("str", name)}), frame, exact=True)
+        session.write_cell(cls, DATACLASS_FIELDS, frozenset({fields}), frame, exact=True)
+        if "__match_args__" not in summary.body_names:
+            session.write_cell(cls, "__match_args__", frozenset({fields}), frame, exact=True)
 
     # --- imports ----------------------------------------------------------------------------
 
@@ -412,6 +435,14 @@ class Statements:
         if value is UNKNOWN:
             return (UNKNOWN,)
         return session.iterate(frozenset({value}), frame)
+
+
+_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "dataclasses.dataclass()"})
+
+
+def _is_class_var(annotation: object) -> bool:
+    return isinstance(annotation, Ref) and annotation.dotted.rsplit(".", 1)[-1] == "ClassVar" or (
+        isinstance(annotation, Subscript) and _is_class_var(annotation.base))
 
 
 _Handler = Callable[[Statements, Stmt, Frame], None]

@@ -189,6 +189,9 @@ Values = FrozenSet[Value]
 #: The key of a container's items whose index or key is not a literal (``items.append(x)``); internal keys are tuples.
 ANY = ("#any",)
 
+#: A dataclass' cell holding the tuple of its ``__init__`` fields' names, in order (internal keys are tuples).
+DATACLASS_FIELDS = ("#dataclass_fields",)
+
 EMPTY: Values = frozenset()
 ONLY_UNKNOWN: Values = frozenset({UNKNOWN})
 #: A set past this size keeps UNKNOWN and the first values in a stable order: precision is gone anyway.
