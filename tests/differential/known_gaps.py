@@ -31,9 +31,6 @@ KNOWN_GAPS: dict[tuple[str, str, str], KnownGap] = {
     (FN, "STP002", "await_dunder"): KnownGap("protocol methods", "`await obj` calls `__await__`, which makes the step's coroutine: no implicit call edge"),
     (FN, "STP002", "property_returns_coroutine"): KnownGap("protocol methods", "reading a property runs its getter, which calls the step: no implicit call edge"),
     # The standard library's higher-order functions are opaque.
-    (FN, "STP001", "functools_reduce"): KnownGap("stdlib higher-order", "`functools.reduce` calling a lambda that calls the step is not modelled"),
-    (FN, "STP001", "itertools_starmap"): KnownGap("stdlib higher-order", "`itertools.starmap(step, args)` calls the step when iterated: not modelled"),
-    (FN, "STP001", "operator_call"): KnownGap("stdlib higher-order", "`operator.call` and `operator.itemgetter(k)(table)` are not modelled"),
     (FN, "STP002", "exit_stack_context"): KnownGap("stdlib higher-order", "`AsyncExitStack.enter_async_context(cm)` calls `cm.__aenter__`: not modelled"),
     (FN, "STP001", "exit_stack_callback"): KnownGap(
         "stdlib higher-order",
