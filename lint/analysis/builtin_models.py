@@ -16,6 +16,7 @@ from typing import Callable, Protocol
 from steplint.analysis.interpret_shared import Frame, Unit
 from steplint.analysis.values import (
     ANY,
+    RECORD_FIELDS,
     EMPTY,
     ClassValue,
     ONLY_UNKNOWN,
@@ -145,6 +146,37 @@ def _class_decorator(made: str) -> Model:
     def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         return _first(args) or frozenset({ExternalValue(made)})
     return model
+
+
+def _namedtuple(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``namedtuple("Route", "name handler")``: a class whose ``__init__`` stores each field, as a dataclass' does."""
+    positional = _args(args) + [values for name, values in kwargs if name in ("typename", "field_names")]
+    typename = _only_const(positional[0]) if positional else None
+    names = _field_names(session, positional[1]) if len(positional) > 1 else None
+    if not isinstance(typename, str) or names is None:
+        return ONLY_UNKNOWN
+    cls = ClassValue(frame.unit.module.path, typename, frame.closure_unit())
+    fields = ContainerValue("tuple", _site(span, frame, "fields"), session.id, len(names))
+    for position, name in enumerate(names):
+        session.write_cell(fields, position, frozenset({ConstValue("str", name)}), frame, exact=True)
+    session.write_cell(cls, RECORD_FIELDS, frozenset({fields}), frame, exact=True)
+    session.write_cell(cls, "__match_args__", frozenset({fields}), frame, exact=True)
+    session.write_cell(cls, ("#base", 0), frozenset({ExternalValue("builtins.tuple")}), frame, exact=True)
+    return frozenset({cls})
+
+
+def _only_const(values: Values) -> object:
+    (only,) = values if len(values) == 1 else (None,)
+    return only.value if isinstance(only, ConstValue) else None
+
+
+def _field_names(session: ModelSession, values: Values) -> list[str] | None:
+    """``"a b"``, ``"a, b"`` or a list of strings, as ``namedtuple`` reads its field names."""
+    text = _only_const(values)
+    if isinstance(text, str):
+        return text.replace(",", " ").split()
+    names = [_only_const(item) for item in session.exact_items(values) or [ONLY_UNKNOWN]]
+    return names if all(isinstance(name, str) for name in names) else None  # type: ignore[return-value]
 
 
 def _decorator_factory(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -413,6 +445,7 @@ _HANDLERS: dict[str, Model] = {
     "functools.lru_cache": _lru_cache,
     "functools.cache": _identity,
     "functools.reduce": _reduce,
+    "collections.namedtuple": _namedtuple,
     "itertools.starmap": _starmap,
     "operator.call": _operator_call,
     "operator.itemgetter": _getter("#itemgetter"),

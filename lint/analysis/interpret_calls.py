@@ -15,7 +15,7 @@ from steplint.analysis import builtin_models
 from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, maf_factory, ordered
 from steplint.analysis.values import (
     ANY,
-    DATACLASS_FIELDS,
+    RECORD_FIELDS,
     EMPTY,
     ONLY_UNKNOWN,
     UNKNOWN,
@@ -137,7 +137,7 @@ class Calls:
                 break
             init = self.session.read_cell(owner, "__init__")
             functions = [v for v in init if isinstance(v, FunctionValue)]
-            if not init and self.session.read_cell(owner, DATACLASS_FIELDS):
+            if not init and self.session.read_cell(owner, RECORD_FIELDS):
                 self._dataclass_init(instance, args, kwargs, frame)
                 break
             if init:
@@ -152,7 +152,7 @@ class Calls:
         session = self.session
         names: list = []
         for owner in reversed(session.mro(instance.cls)):
-            for fields in session.read_cell(owner, DATACLASS_FIELDS) if isinstance(owner, ClassValue) else ():
+            for fields in session.read_cell(owner, RECORD_FIELDS) if isinstance(owner, ClassValue) else ():
                 for item in session.exact_items(frozenset({fields})) or ():
                     name = next(iter(item)) if len(item) == 1 else None
                     if isinstance(name, ConstValue) and name.value not in names:

@@ -14,7 +14,6 @@ from steplint.analysis import builtin_models
 from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, truth
 from steplint.analysis.values import (
     ANY,
-    DATACLASS_FIELDS,
     EMPTY,
     ONLY_UNKNOWN,
     UNKNOWN,
@@ -35,7 +34,6 @@ from steplint.core.summary import (
     AttrTarget,
     AugAssignStmt,
     ClassStmt,
-    ClassSummary,
     DefStmt,
     ExprStmt,
     FromImportStmt,
@@ -48,10 +46,8 @@ from steplint.core.summary import (
     ModuleSummary,
     NameTarget,
     RaiseStmt,
-    Ref,
     ReturnStmt,
     Stmt,
-    Subscript,
     TargetForm,
     TryStmt,
     UnpackTarget,
@@ -272,28 +268,17 @@ class Statements:
         body = Frame(frame.unit, {}, "class", parent=frame, cls=cls)
         body.conditional = frame.conditional
         self.block(summary.body, body)
+        members = session.class_made(cls, summary, body.env, frame)  # an enum's members replace their values
         for name, values in body.env.items():
-            session.write_cell(cls, name, values, frame)
+            session.write_cell(cls, name, members.get(name, values), frame)
         values: Values = frozenset({cls})
         for decorator in reversed(summary.decorators):
             decorators = session.expr(decorator, frame)
-            if any(isinstance(v, ExternalValue) and v.name in _DATACLASS_DECORATORS for v in decorators):
-                self._dataclass_fields(cls, summary, frame)
+            session.class_decorated(cls, summary, decorators, frame)
             decorated = session.call(decorators, [values], [], None, frame)
             # A class decorator (dataclass, attrs) returns the class it was given, or something unknown.
             values = values | frozenset(v for v in decorated if v is not UNKNOWN) if decorated - {UNKNOWN} else values
         self.bind(node.name, values, frame)
-
-    def _dataclass_fields(self, cls: ClassValue, summary: ClassSummary, frame: Frame) -> None:
-        """What ``@dataclass`` generates from the annotated names: ``__init__``'s fields and ``__match_args__``."""
-        session = self.session
-        names = [name for name, annotation in summary.fields if not _is_class_var(annotation)]
-        fields = ContainerValue("tuple", (frame.unit.module.path, "dataclass", summary.qualname), session.id, len(names))
-        for position, name in enumerate(names):
-            session.write_cell(fields, position, frozenset({ConstValue("str", name)}), frame, exact=True)
-        session.write_cell(cls, DATACLASS_FIELDS, frozenset({fields}), frame, exact=True)
-        if "__match_args__" not in summary.body_names:
-            session.write_cell(cls, "__match_args__", frozenset({fields}), frame, exact=True)
 
     # --- imports ----------------------------------------------------------------------------
 
@@ -435,14 +420,6 @@ class Statements:
         if value is UNKNOWN:
             return (UNKNOWN,)
         return session.iterate(frozenset({value}), frame)
-
-
-_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "dataclasses.dataclass()"})
-
-
-def _is_class_var(annotation: object) -> bool:
-    return isinstance(annotation, Ref) and annotation.dotted.rsplit(".", 1)[-1] == "ClassVar" or (
-        isinstance(annotation, Subscript) and _is_class_var(annotation.base))
 
 
 _Handler = Callable[[Statements, Stmt, Frame], None]

@@ -189,8 +189,10 @@ Values = FrozenSet[Value]
 #: The key of a container's items whose index or key is not a literal (``items.append(x)``); internal keys are tuples.
 ANY = ("#any",)
 
-#: A dataclass' cell holding the tuple of its ``__init__`` fields' names, in order (internal keys are tuples).
-DATACLASS_FIELDS = ("#dataclass_fields",)
+#: A record class' cell (dataclass, namedtuple) holding the tuple of its ``__init__`` fields' names, in order.
+RECORD_FIELDS = ("#record_fields",)
+#: An enum's cell that marks it as one: ``Enum["NAME"]`` reads the member ``NAME``.
+ENUM_MEMBERS = ("#enum_members",)
 
 EMPTY: Values = frozenset()
 ONLY_UNKNOWN: Values = frozenset({UNKNOWN})

@@ -22,8 +22,6 @@ class KnownGap:
 
 KNOWN_GAPS: dict[tuple[str, str, str], KnownGap] = {
     # Python's data model: records and enum members are not values with fields yet.
-    (FN, "STP001", "namedtuple_record"): KnownGap("data model", "a step stored in a namedtuple field and called through the record is unknown"),
-    (FN, "STP001", "enum_member"): KnownGap("data model", "an enum member's `.value` (`Op.RUN.value(x)`, `Op['RUN'].value`) is unknown"),
     # Protocol methods: what Python calls for you is not a call edge yet.
     (FN, "STP001", "getattr_dunder"): KnownGap("protocol methods", "an attribute a class's `__getattr__` answers is unknown"),
     (FN, "STP002", "async_context_manager"): KnownGap("protocol methods", "`async with C()` calls `C.__aenter__`, which calls the step: no implicit call edge"),
