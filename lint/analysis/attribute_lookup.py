@@ -11,6 +11,7 @@ from typing import Callable
 
 from steplint.analysis.interpret_shared import Frame, SessionApi, container_key, ordered
 from steplint.analysis.values import (
+    ENUM_MEMBERS,
     ANY,
     EMPTY,
     ONLY_UNKNOWN,
@@ -257,6 +258,10 @@ class AttributeLookup:
             elif isinstance(base, InstanceValue):
                 getter = self.instance_attribute(base, "__getitem__", frame)
                 found.update(self.session.call(getter, [keys], [], None, frame))
+            elif isinstance(base, ClassValue) and self.session.read_cell(base, ENUM_MEMBERS):
+                for key in keys:  # ``Op["RUN"]``: the member named RUN
+                    named = isinstance(key, ConstValue) and isinstance(key.value, str)
+                    found.update(self.class_attribute(base, key.value, None, frame) if named else ONLY_UNKNOWN)
             elif isinstance(base, (ClassValue, ExternalValue)):
                 found.add(base if isinstance(base, ClassValue) else UNKNOWN)  # ``Box[int]``: a generic alias
             else:

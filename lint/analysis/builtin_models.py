@@ -16,6 +16,7 @@ from typing import Callable, Protocol
 from steplint.analysis.interpret_shared import Frame, Unit
 from steplint.analysis.values import (
     ANY,
+    RECORD_FIELDS,
     EMPTY,
     ClassValue,
     ONLY_UNKNOWN,
@@ -56,6 +57,7 @@ class ModelSession(Protocol):
     def store_attribute(self, owner: Value, name: str, values: Values, frame: Frame) -> None: ...
     def store_item(self, base: Value, keys: Values, values: Values, frame: Frame, exact: bool = False) -> None: ...
     def container_keys(self, container: ContainerValue) -> set: ...
+    def exact_items(self, values: Values) -> list[Values] | None: ...
 
 
 #: A model of one outside callable: (session, positional arguments, keyword arguments, call span, frame) -> values.
@@ -139,6 +141,44 @@ def _identity(session: ModelSession, args: list, kwargs: list, span: Span | None
     return _first(args) or ONLY_UNKNOWN
 
 
+def _class_decorator(made: str) -> Model:
+    """``@dataclass`` returns the class it is given; ``@dataclass(frozen=True)`` first makes the decorator ``made``."""
+    def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        return _first(args) or frozenset({ExternalValue(made)})
+    return model
+
+
+def _namedtuple(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``namedtuple("Route", "name handler")``: a class whose ``__init__`` stores each field, as a dataclass' does."""
+    positional = _args(args) + [values for name, values in kwargs if name in ("typename", "field_names")]
+    typename = _only_const(positional[0]) if positional else None
+    names = _field_names(session, positional[1]) if len(positional) > 1 else None
+    if not isinstance(typename, str) or names is None:
+        return ONLY_UNKNOWN
+    cls = ClassValue(frame.unit.module.path, typename, frame.closure_unit())
+    fields = ContainerValue("tuple", _site(span, frame, "fields"), session.id, len(names))
+    for position, name in enumerate(names):
+        session.write_cell(fields, position, frozenset({ConstValue("str", name)}), frame, exact=True)
+    session.write_cell(cls, RECORD_FIELDS, frozenset({fields}), frame, exact=True)
+    session.write_cell(cls, "__match_args__", frozenset({fields}), frame, exact=True)
+    session.write_cell(cls, ("#base", 0), frozenset({ExternalValue("builtins.tuple")}), frame, exact=True)
+    return frozenset({cls})
+
+
+def _only_const(values: Values) -> object:
+    (only,) = values if len(values) == 1 else (None,)
+    return only.value if isinstance(only, ConstValue) else None
+
+
+def _field_names(session: ModelSession, values: Values) -> list[str] | None:
+    """``"a b"``, ``"a, b"`` or a list of strings, as ``namedtuple`` reads its field names."""
+    text = _only_const(values)
+    if isinstance(text, str):
+        return text.replace(",", " ").split()
+    names = [_only_const(item) for item in session.exact_items(values) or [ONLY_UNKNOWN]]
+    return names if all(isinstance(name, str) for name in names) else None  # type: ignore[return-value]
+
+
 def _decorator_factory(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``functools.wraps(f)``, ``functools.lru_cache(maxsize=...)``: a decorator that keeps what it decorates."""
     return frozenset({ExternalValue("functools.wraps()")})
@@ -178,6 +218,57 @@ def _map(session: ModelSession, args: list, kwargs: list, span: Span | None, fra
                 break
     results = _calls_each(session, functions, items or ONLY_UNKNOWN, span, frame)
     return _new(session, "list", span, frame, results or ONLY_UNKNOWN)
+
+
+def _reduce(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``functools.reduce(f, items, initial)``: ``f(accumulated, item)`` for each item, its result accumulated."""
+    positional = _args(args)
+    if len(positional) < 2:
+        return ONLY_UNKNOWN
+    items = session.iterate(positional[1], frame) or ONLY_UNKNOWN
+    accumulated = positional[2] if len(positional) > 2 else items
+    for _ in range(2):  # a second round passes the first round's results back in, as the loop does
+        made: set = set()
+        for function in positional[0]:
+            made.update(session.call_one(function, [accumulated, items], [], span, frame))
+        if made <= accumulated:
+            break
+        accumulated = bounded(accumulated | made)
+    return accumulated
+
+
+def _starmap(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``itertools.starmap(f, rows)``: ``f(*row)`` for each row, its items spread as positional arguments."""
+    positional = _args(args)
+    if len(positional) < 2:
+        return ONLY_UNKNOWN
+    results: set = set()
+    for row in session.iterate(positional[1], frame) or ONLY_UNKNOWN:
+        exact = session.exact_items(frozenset({row}))
+        row_args = exact if exact is not None else [("*", session.iterate(frozenset({row}), frame))]
+        for function in positional[0]:
+            results.update(session.call_one(function, row_args, [], span, frame))
+    return _new(session, "list", span, frame, bounded(results) or ONLY_UNKNOWN)
+
+
+def _operator_call(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``operator.call(f, *args, **kwargs)`` is ``f(*args, **kwargs)``."""
+    if not args or isinstance(args[0], tuple):
+        return ONLY_UNKNOWN
+    results: set = set()
+    for function in args[0]:
+        results.update(session.call_one(function, args[1:], kwargs, span, frame))
+    return bounded(results) if results else ONLY_UNKNOWN
+
+
+def _getter(kind: str) -> Model:
+    """``operator.itemgetter(k)``, ``operator.attrgetter(name)``: a callable that reads its argument at the keys given."""
+    def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        keys = ContainerValue("tuple", _site(span, frame, kind), session.id, len(args))
+        for position, values in enumerate(_args(args)):
+            session.write_cell(keys, position, values, frame, exact=True)
+        return frozenset({BuiltinMethod(keys, kind)})
+    return model
 
 
 def _filter(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -353,6 +444,14 @@ _HANDLERS: dict[str, Model] = {
     "functools.wraps()": _identity,
     "functools.lru_cache": _lru_cache,
     "functools.cache": _identity,
+    "functools.reduce": _reduce,
+    "collections.namedtuple": _namedtuple,
+    "itertools.starmap": _starmap,
+    "operator.call": _operator_call,
+    "operator.itemgetter": _getter("#itemgetter"),
+    "operator.attrgetter": _getter("#attrgetter"),
+    "dataclasses.dataclass": _class_decorator("dataclasses.dataclass()"),
+    "dataclasses.dataclass()": _identity,
     "functools.cached_property": _descriptor("property"),
     "functools.update_wrapper": _identity,
     "builtins.staticmethod": _descriptor("staticmethod"),
@@ -401,6 +500,8 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
     if name == "#contextmanager":  # a ``@contextmanager`` function, called
         units = [session.unit_for(receiver, None, args, kwargs, frame)] if isinstance(receiver, FunctionValue) else []
         return frozenset(ContextManagerValue(u.id) for u in units if u is not None) or ONLY_UNKNOWN
+    if name in _GETTERS and isinstance(receiver, ContainerValue):
+        return _GETTERS[name](session, receiver, _args(args), frame)
     if isinstance(receiver, DescriptorValue):
         return frozenset({receiver})  # ``@prop.setter``: the property stays (its getter is what reads see)
     model = _CONTAINER_METHODS.get(name)
@@ -409,6 +510,34 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
     found = model(session, receiver, _args(args), kwargs, span, frame)
     return ONLY_UNKNOWN if found is None else found
 
+
+def _got(read: Callable[[ModelSession, Values, Value, Frame], Values]) -> Callable:
+    """What an ``itemgetter``/``attrgetter`` made of ``keys`` gives for its argument: one key's value, else a tuple."""
+    def model(session: ModelSession, keys: ContainerValue, positional: list[Values], frame: Frame) -> Values:
+        if not positional:
+            return ONLY_UNKNOWN
+        per_key = [bounded(set().union(*(read(session, positional[0], key, frame) for key in values)))
+                   for values in session.exact_items(frozenset({keys})) or ()]
+        if len(per_key) == 1:
+            return per_key[0] or ONLY_UNKNOWN
+        made = ContainerValue("tuple", (*keys.site, "got"), session.id, len(per_key))
+        for position, values in enumerate(per_key):
+            session.write_cell(made, position, values, frame, exact=True)
+        return frozenset({made})
+    return model
+
+
+def _read_item(session: ModelSession, bases: Values, key: Value, frame: Frame) -> Values:
+    return session.item(bases, frozenset({key}), frame)
+
+
+def _read_attribute(session: ModelSession, bases: Values, key: Value, frame: Frame) -> Values:
+    if isinstance(key, ConstValue) and isinstance(key.value, str):
+        return session.attribute(bases, key.value, frame)
+    return ONLY_UNKNOWN
+
+
+_GETTERS = {"#itemgetter": _got(_read_item), "#attrgetter": _got(_read_attribute)}
 
 _NONE = frozenset({ConstValue("NoneType", None)})
 

@@ -15,6 +15,7 @@ from steplint.analysis import builtin_models
 from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, maf_factory, ordered
 from steplint.analysis.values import (
     ANY,
+    RECORD_FIELDS,
     EMPTY,
     ONLY_UNKNOWN,
     UNKNOWN,
@@ -136,12 +137,32 @@ class Calls:
                 break
             init = self.session.read_cell(owner, "__init__")
             functions = [v for v in init if isinstance(v, FunctionValue)]
+            if not init and self.session.read_cell(owner, RECORD_FIELDS):
+                self._dataclass_init(instance, args, kwargs, frame)
+                break
             if init:
                 for function in functions:
                     unit = self.unit_for(function, instance, args, kwargs, frame)
                     self.record(frame, span, function, unit)
                 break
         return frozenset({instance})
+
+    def _dataclass_init(self, instance: InstanceValue, args: list, kwargs: list, frame: Frame) -> None:
+        """The ``__init__`` ``@dataclass`` generates: each field, the bases' first, takes its argument."""
+        session = self.session
+        names: list = []
+        for owner in reversed(session.mro(instance.cls)):
+            for fields in session.read_cell(owner, RECORD_FIELDS) if isinstance(owner, ClassValue) else ():
+                for item in session.exact_items(frozenset({fields})) or ():
+                    name = next(iter(item)) if len(item) == 1 else None
+                    if isinstance(name, ConstValue) and name.value not in names:
+                        names.append(name.value)
+        given = dict(kwargs)
+        spread = next((i for i, arg in enumerate(args) if isinstance(arg, tuple)), len(args))  # ``*items``: unknown past it
+        for position, name in enumerate(names):
+            values = args[position] if position < spread else ONLY_UNKNOWN if spread < len(args) else given.get(name)
+            if values is not None:
+                session.store_attribute(instance, name, values, frame)
 
     def _call_external(self, callee: ExternalValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         self.record(frame, span, callee, None)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from steplint.analysis.values import (
+    ClassValue,
     ConstValue,
     ContainerValue,
     ExternalValue,
@@ -31,6 +32,7 @@ from steplint.core.summary import (
     Expr,
     FunctionSummary,
     ModuleSummary,
+    PatternForm,
     Span,
     Stmt,
     TargetForm,
@@ -199,6 +201,11 @@ class SessionApi(Protocol):
     def bind(self, name: str, values: Values, frame: Frame) -> None: ...
     def assign(self, target: TargetForm, values: Values, frame: Frame) -> None: ...
     def store_defaults(self, function: FunctionValue, summary: FunctionSummary, frame: Frame) -> None: ...
+    def bind_pattern(self, pattern: PatternForm, values: Values, frame: Frame) -> None: ...
+
+    # records (dataclasses, enums)
+    def class_made(self, cls: ClassValue, summary: ClassSummary, body: dict, frame: Frame) -> dict[str, Values]: ...
+    def class_decorated(self, cls: ClassValue, summary: ClassSummary, decorators: Values, frame: Frame) -> None: ...
 
     # expressions
     def expr(self, node: Expr, frame: Frame) -> Values: ...

@@ -159,14 +159,19 @@ class Statements:
         frame.returned = True
 
     def _match(self, node: MatchStmt, frame: Frame) -> None:
-        self.session.expr(node.subject, frame)
+        subject = self.session.expr(node.subject, frame)
         ends = []
-        for captured, guard, body in node.cases:
+        for index, (captured, guard, body) in enumerate(node.cases):
             env = frame.copy_env()
             for name in captured:
                 env[name] = ONLY_UNKNOWN
             saved = frame.env
             frame.env = env
+            if index < len(node.patterns):
+                frame.conditional += 1
+                self.session.bind_pattern(node.patterns[index], subject, frame)
+                frame.conditional -= 1
+                env = frame.env
             if guard is not None:
                 self.session.expr(guard, frame)
             frame.env = saved
@@ -263,11 +268,14 @@ class Statements:
         body = Frame(frame.unit, {}, "class", parent=frame, cls=cls)
         body.conditional = frame.conditional
         self.block(summary.body, body)
+        members = session.class_made(cls, summary, body.env, frame)  # an enum's members replace their values
         for name, values in body.env.items():
-            session.write_cell(cls, name, values, frame)
+            session.write_cell(cls, name, members.get(name, values), frame)
         values: Values = frozenset({cls})
         for decorator in reversed(summary.decorators):
-            decorated = session.call(session.expr(decorator, frame), [values], [], None, frame)
+            decorators = session.expr(decorator, frame)
+            session.class_decorated(cls, summary, decorators, frame)
+            decorated = session.call(decorators, [values], [], None, frame)
             # A class decorator (dataclass, attrs) returns the class it was given, or something unknown.
             values = values | frozenset(v for v in decorated if v is not UNKNOWN) if decorated - {UNKNOWN} else values
         self.bind(node.name, values, frame)

@@ -34,6 +34,8 @@ from steplint.analysis.attribute_lookup import AttributeLookup
 from steplint.analysis.heap import Heap
 from steplint.analysis.interpret_calls import Calls
 from steplint.analysis.interpret_expressions import Expressions
+from steplint.analysis.interpret_patterns import Patterns
+from steplint.analysis.interpret_records import Records
 from steplint.analysis.interpret_shared import Frame, Unit
 from steplint.analysis.interpret_statements import Statements
 from steplint.analysis.values import (
@@ -261,6 +263,9 @@ class Session:
         self.statements = statements = Statements(self)
         self.block, self.bind, self.assign = statements.block, statements.bind, statements.assign
         self.store_defaults = statements.store_defaults
+        self.bind_pattern = Patterns(self).bind_pattern
+        records = Records(self)
+        self.class_made, self.class_decorated = records.class_made, records.class_decorated
         self.calls = calls = Calls(self)
         self.call, self.call_one, self.unit_for = calls.call, calls.call_one, calls.unit_for
         self.iterate, self.awaited, self.enter = calls.iterate, calls.awaited, calls.enter

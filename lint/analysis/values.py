@@ -189,6 +189,11 @@ Values = FrozenSet[Value]
 #: The key of a container's items whose index or key is not a literal (``items.append(x)``); internal keys are tuples.
 ANY = ("#any",)
 
+#: A record class' cell (dataclass, namedtuple) holding the tuple of its ``__init__`` fields' names, in order.
+RECORD_FIELDS = ("#record_fields",)
+#: An enum's cell that marks it as one: ``Enum["NAME"]`` reads the member ``NAME``.
+ENUM_MEMBERS = ("#enum_members",)
+
 EMPTY: Values = frozenset()
 ONLY_UNKNOWN: Values = frozenset({UNKNOWN})
 #: A set past this size keeps UNKNOWN and the first values in a stable order: precision is gone anyway.

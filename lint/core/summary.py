@@ -329,10 +329,54 @@ class RaiseStmt:
     value: Expr | None
 
 
+@dataclass(slots=True, unsafe_hash=True)
+class CapturePattern:
+    """``name``, ``_`` (no name), ``p as name`` (``inner`` p), ``*rest`` in a sequence pattern."""
+
+    name: str | None
+    inner: "PatternForm | None" = None
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class SequencePattern:
+    """``[a, *rest, b]`` / ``(a, b)``: ``star`` is the position of the starred item, -1 without one."""
+
+    items: tuple["PatternForm", ...]
+    star: int = -1
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class MappingPattern:
+    """``{key: pattern, **rest}``."""
+
+    keys: tuple[Expr, ...]
+    values: tuple["PatternForm", ...]
+    rest: str | None = None
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class ClassPattern:
+    """``Cls(p, name=q)``: positional patterns match the attributes ``Cls.__match_args__`` names."""
+
+    cls: Expr
+    positional: tuple["PatternForm", ...]
+    keywords: tuple[tuple[str, "PatternForm"], ...]
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class OrPattern:
+    alternatives: tuple["PatternForm", ...]
+
+
+#: What a ``case`` pattern binds from the subject; None for a pattern that binds nothing (a literal, a value).
+PatternForm = Union[CapturePattern, SequencePattern, MappingPattern, ClassPattern, OrPattern, None]
+
+
 @dataclass(slots=True)
 class MatchStmt:
     subject: Expr
     cases: tuple[tuple[tuple[str, ...], Expr | None, tuple["Stmt", ...]], ...]  # captured names, guard, body
+    patterns: tuple[PatternForm, ...] = ()  # each case's pattern, in the order of ``cases``
 
 
 Stmt = Union[

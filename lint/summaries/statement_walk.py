@@ -33,6 +33,7 @@ from steplint.core.summary import (
 )
 from steplint.summaries.expression_forms import OPERATORS, target_form
 from steplint.summaries.expression_walk import ExpressionWalker
+from steplint.summaries.pattern_forms import pattern_form
 from steplint.summaries.scopes import Scope
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -202,7 +203,8 @@ class StatementWalker(ExpressionWalker):
                 captured = self._pattern(case.pattern)
             guard = self.expression(case.guard) if case.guard is not None else None
             cases.append((captured, guard, self.block(case.body)))
-        self.emit(MatchStmt(subject, tuple(cases)))
+        patterns = tuple(pattern_form(self.forms, case.pattern) for case in node.cases)
+        self.emit(MatchStmt(subject, tuple(cases), patterns))
 
     def _pattern(self, node: ast.AST) -> tuple[str, ...]:
         captured = []

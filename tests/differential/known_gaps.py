@@ -22,23 +22,13 @@ class KnownGap:
 
 KNOWN_GAPS: dict[tuple[str, str, str], KnownGap] = {
     # Python's data model: records and enum members are not values with fields yet.
-    (FN, "STP001", "dataclass_record"): KnownGap("data model", "a step stored in a dataclass field and called through the record (`SPEC.handler(x)`) is unknown"),
-    (FN, "STP001", "namedtuple_record"): KnownGap("data model", "a step stored in a namedtuple field and called through the record is unknown"),
-    (FN, "STP001", "enum_member"): KnownGap("data model", "an enum member's `.value` (`Op.RUN.value(x)`, `Op['RUN'].value`) is unknown"),
     # Protocol methods: what Python calls for you is not a call edge yet.
     (FN, "STP001", "getattr_dunder"): KnownGap("protocol methods", "an attribute a class's `__getattr__` answers is unknown"),
     (FN, "STP002", "async_context_manager"): KnownGap("protocol methods", "`async with C()` calls `C.__aenter__`, which calls the step: no implicit call edge"),
     (FN, "STP002", "async_iterator"): KnownGap("protocol methods", "`async for` calls `__anext__`, which calls the step: no implicit call edge"),
     (FN, "STP002", "await_dunder"): KnownGap("protocol methods", "`await obj` calls `__await__`, which makes the step's coroutine: no implicit call edge"),
     (FN, "STP002", "property_returns_coroutine"): KnownGap("protocol methods", "reading a property runs its getter, which calls the step: no implicit call edge"),
-    # Pattern matching does not bind values.
-    (FN, "STP001", "match_sequence"): KnownGap("pattern matching", "names bound by a sequence pattern (`case (fn, arg)`, `[fn, *rest]`) are unknown"),
-    (FN, "STP001", "match_mapping"): KnownGap("pattern matching", "names bound by a mapping pattern (`case {'handler': fn}`) are unknown"),
-    (FN, "STP001", "match_class"): KnownGap("pattern matching", "names bound by a class pattern (`case Task(handler=fn)`, positional via __match_args__) are unknown"),
     # The standard library's higher-order functions are opaque.
-    (FN, "STP001", "functools_reduce"): KnownGap("stdlib higher-order", "`functools.reduce` calling a lambda that calls the step is not modelled"),
-    (FN, "STP001", "itertools_starmap"): KnownGap("stdlib higher-order", "`itertools.starmap(step, args)` calls the step when iterated: not modelled"),
-    (FN, "STP001", "operator_call"): KnownGap("stdlib higher-order", "`operator.call` and `operator.itemgetter(k)(table)` are not modelled"),
     (FN, "STP002", "exit_stack_context"): KnownGap("stdlib higher-order", "`AsyncExitStack.enter_async_context(cm)` calls `cm.__aenter__`: not modelled"),
     (FN, "STP001", "exit_stack_callback"): KnownGap(
         "stdlib higher-order",

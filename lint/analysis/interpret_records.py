@@ -1,0 +1,75 @@
+"""Records in the value-flow interpreter: what ``@dataclass`` and ``enum.Enum`` generate for a class.
+
+A dataclass' generated ``__init__`` stores each field's argument (``interpret_calls`` runs it from the
+fields recorded here) and its ``__match_args__`` names the fields. An enum's members are instances of
+the enum made when the class is, each holding its ``value`` and ``name``; ``Op["RUN"]`` reads one.
+"""
+
+from __future__ import annotations
+
+from steplint.analysis.interpret_shared import Frame, SessionApi
+from steplint.analysis.values import (
+    RECORD_FIELDS,
+    ENUM_MEMBERS,
+    ClassValue,
+    ConstValue,
+    ContainerValue,
+    DescriptorValue,
+    ExternalValue,
+    FunctionValue,
+    InstanceValue,
+    Values,
+)
+from steplint.core.summary import ClassSummary, Ref, Subscript
+
+_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "dataclasses.dataclass()"})
+_NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
+
+
+class Records:
+    """Adds to a class what Python generates for a dataclass or an enum."""
+
+    def __init__(self, session: SessionApi):
+        self.session = session
+
+    def class_decorated(self, cls: ClassValue, summary: ClassSummary, decorators: Values, frame: Frame) -> None:
+        if any(isinstance(v, ExternalValue) and v.name in _DATACLASS_DECORATORS for v in decorators):
+            self._dataclass_fields(cls, summary, frame)
+
+    def _dataclass_fields(self, cls: ClassValue, summary: ClassSummary, frame: Frame) -> None:
+        """What ``@dataclass`` generates from the annotated names: ``__init__``'s fields and ``__match_args__``."""
+        session = self.session
+        names = [name for name, annotation in summary.fields if not _is_class_var(annotation)]
+        fields = ContainerValue("tuple", (frame.unit.module.path, "dataclass", summary.qualname), session.id, len(names))
+        for position, name in enumerate(names):
+            session.write_cell(fields, position, frozenset({ConstValue("str", name)}), frame, exact=True)
+        session.write_cell(cls, RECORD_FIELDS, frozenset({fields}), frame, exact=True)
+        if "__match_args__" not in summary.body_names:
+            session.write_cell(cls, "__match_args__", frozenset({fields}), frame, exact=True)
+
+    def class_made(self, cls: ClassValue, summary: ClassSummary, body: dict, frame: Frame) -> dict[str, Values]:
+        """An enum's members, by name: each name its body binds to something other than a function or descriptor.
+
+        A ``typing.NamedTuple`` class gets its fields as a dataclass does."""
+        session = self.session
+        members: dict[str, Values] = {}
+        outside = {base.name for base in session.mro(cls) if isinstance(base, ExternalValue)}
+        if outside & _NAMED_TUPLE_BASES:
+            self._dataclass_fields(cls, summary, frame)
+        if not outside & _ENUM_BASES:
+            return members
+        session.write_cell(cls, ENUM_MEMBERS, frozenset({ConstValue("bool", True)}), frame)
+        for name, values in body.items():
+            if name.startswith("_") or any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values):
+                continue  # ``_sunder_``/``__dunder__`` names and methods are not members
+            member = InstanceValue(cls, (frame.unit.module.path, "member", summary.qualname, name), session.id)
+            session.write_cell(member, "value", values, frame, exact=True)
+            session.write_cell(member, "name", frozenset({ConstValue("str", name)}), frame, exact=True)
+            members[name] = frozenset({member})
+        return members
+
+
+def _is_class_var(annotation: object) -> bool:
+    return isinstance(annotation, Ref) and annotation.dotted.rsplit(".", 1)[-1] == "ClassVar" or (
+        isinstance(annotation, Subscript) and _is_class_var(annotation.base))
