@@ -4,9 +4,10 @@ from typing import Iterator
 
 from steplint.core.diagnostics import WARNING, Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.analysis.flow import is_plain_callable, site_key, unit_display
+from steplint.analysis.flow import is_plain_callable, site_key
 from steplint.analysis.nondeterminism_sinks import Sink, SinkSearch
-from steplint.analysis.values import ExternalValue, StepValue
+from steplint.analysis.workflow_body import reaching
+from steplint.analysis.values import StepValue
 from steplint.core.framework_versions import FINGERPRINT_VERSION
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
 from steplint.rules.base import NONDETERMINISM, Rule
@@ -190,21 +191,20 @@ def _sources(flow, workflow, step_name) -> Iterator[tuple[CallSite, str, str, Si
         if call.in_lambda:
             continue
         calls = flow.calls_at(workflow.module, call.span)
-        names = sorted(v.name for v in calls if isinstance(v, ExternalValue) and nondeterministic(v.name))
-        if names:
-            yield call, f"calls {names[0]}()", names[0], None
+        found = reaching(flow, calls, nondeterministic)
+        if found is None:
             continue
-        starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
-        found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, ExternalValue) and nondeterministic(callee.name)) if starts else None
-        if found is not None:
-            names_ = [unit_display(unit) for unit in found.chain]
-            reached = found.callee.name  # type: ignore[union-attr]
-            path = " -> ".join([workflow.display, *names_, reached])
-            yield call, f"calls '{names_[0]}', which reaches {reached}() ({path})", reached, _inner_step(flow, starts, names_[0], step_name)
+        reached, helpers = found
+        if not helpers:
+            yield call, f"calls {reached}()", reached, None
+            continue
+        path = " -> ".join([workflow.display, *helpers, reached])
+        yield call, f"calls '{helpers[0]}', which reaches {reached}() ({path})", reached, _inner_step(flow, calls, helpers[0], step_name)
 
 
-def _inner_step(flow, starts, helper: str, step_name) -> Sink | None:  # noqa: ANN001
+def _inner_step(flow, calls: dict, helper: str, step_name) -> Sink | None:  # noqa: ANN001
     """A step the helper runs: the value it makes may reach it there (judged conservatively)."""
+    starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
     found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step")
     if found is None:
         return None
