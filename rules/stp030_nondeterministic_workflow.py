@@ -177,7 +177,8 @@ async def pipeline(job: str) -> str:
             sources = list(_sources(flow, workflow, step_name))
             if not sources:
                 continue
-            sinks = SinkSearch(flow, workflow.module, body, {site_key(c.span) for c, *_ in sources}, step_name).search()
+            sinks = SinkSearch(flow, workflow.module, body, {site_key(c.span) for c, *_ in sources}, step_name,
+                               _keyed_by_arguments(analysis)).search()
             for call, what, name, inside in sources:
                 sink = sinks.get(site_key(call.span)) or inside
                 if sink is not None:
@@ -216,6 +217,17 @@ def _step_namer(analysis: Analysis):  # noqa: ANN202
         found = analysis.step_for(step)
         return found.display if found is not None else "?"
     return name
+
+
+def _keyed_by_arguments(analysis: Analysis):  # noqa: ANN202
+    """Whether a step's arguments enter its cache key on the target release (MAF ``StepWrapper.__call__``): never
+    before 1.20 (``name::index``); from 1.20 unless it falls back to the call-order key (an argument that cannot be
+    fingerprinted, a closure, a non-durable default; ``Analysis.call_order_reason``) or has a ``replay_key``,
+    which reads them. A step the analysis cannot describe: keyed by them (reported)."""
+    def keyed(step: StepValue) -> bool:
+        found = analysis.step_for(step)
+        return found is None or found.has_replay_key or not analysis.falls_back_to_call_order(found)
+    return keyed
 
 
 def _report(analysis: Analysis, workflow, call: CallSite, what: str, name: str, sink: Sink) -> Diagnostic:  # noqa: ANN001

@@ -4,12 +4,14 @@ from dataclasses import replace
 from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
-from steplint.analysis.module_names import module_level_values
+from steplint.analysis.module_names import MafReach, module_level_values
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import StepValue
 from steplint.core.diagnostics import Diagnostic, Fix
 from steplint.core.framework_versions import Version, WORKFLOW_DEFINITION, format_version
-from steplint.core.summary import Attr, CallExpr, CallSite, Const, FunctionSummary, ModuleSummary, Ref, iter_calls
+from steplint.core.summary import (
+    Attr, CallExpr, CallSite, Const, FunctionSummary, IfStmt, ModuleSummary, Ref, iter_calls,
+)
 from steplint.fixes.rewrites import call_through_method
 from steplint.fixes.source_texts import source_text
 from steplint.rules.base import BROKEN, Rule
@@ -175,6 +177,8 @@ async def main(pipeline):
                            call: CallSite, receiver: Ref) -> Diagnostic | None:
         if analysis.target_version < DEFINITION_RELEASE:
             return None
+        if _under_hasattr_run(module, function, call, receiver.dotted):
+            return None  # runs only where the definition has run(): 1.13 and older
         if not _workflows(analysis, _values(analysis, module, function, receiver)):
             return None
         version = format_version(analysis.target_version)
@@ -211,8 +215,33 @@ async def main(pipeline):
 
 
 def _values(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref):  # noqa: ANN202
+    if not analysis.service(MafReach).reaches(module):
+        return ()  # nothing of MAF, a workflow included, can reach its names
     scope = None if function.qualname == "<module>" else function
     return module_level_values(analysis.engine, analysis.index, module, scope, expr)
+
+
+def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: CallSite, receiver: str) -> bool:
+    """Whether ``call`` sits in the body of ``if hasattr(<receiver>, "run"):`` (the builtin ``hasattr``)."""
+    if "hasattr" in module.bindings or any("hasattr" in f.bindings for f in module.functions):
+        return False
+    blocks = [function.body]
+    while blocks:
+        for statement in blocks.pop():
+            if isinstance(statement, IfStmt) and _tests_run(statement.test, receiver) and any(
+                    expr.span == call.span for expr in iter_calls(statement.body)):
+                return True
+            blocks.extend(getattr(statement, field) for field in ("body", "orelse", "final")
+                          if isinstance(getattr(statement, field, None), tuple))
+            blocks.extend(body for *_, body in getattr(statement, "handlers", None) or getattr(statement, "cases", None)
+                          or ())
+    return False
+
+
+def _tests_run(test: object, receiver: str) -> bool:
+    return (isinstance(test, CallExpr) and isinstance(test.func, Ref) and test.func.dotted == "hasattr"
+            and len(test.args) == 2 and not test.kwargs and isinstance(test.args[0], Ref)
+            and test.args[0].dotted == receiver and isinstance(test.args[1], Const) and test.args[1].value == "run")
 
 
 def _called(name: str, target: Version) -> str:

@@ -12,6 +12,7 @@ from typing import Callable, Iterable
 
 from steplint.analysis import builtin_models
 from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, truth
+from steplint.core.framework_versions import ALWAYS_EXPORTED
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -125,6 +126,13 @@ class Statements:
                 self._set_env(frame, other if taken_returned else taken if other_returned else join_envs(taken, other))
 
     def _try(self, node: TryStmt, frame: Frame) -> None:
+        if _cannot_fail(node.body):
+            # ``try: from agent_framework import step, workflow`` / ``except ImportError: <stand-ins>``: the
+            # linted releases all have the names, so the stand-ins never replace them.
+            self.block(node.body, frame)
+            self.block(node.orelse, frame)
+            self.block(node.final, frame)
+            return
         before = frame.copy_env()
         after_body = self._branch(node.body, frame, frame.copy_env())
         start = join_envs(before, after_body)
@@ -441,6 +449,17 @@ _HANDLERS: dict[type, _Handler] = {
     RaiseStmt: Statements._raise,
     MatchStmt: Statements._match,
 }
+
+def _cannot_fail(body: tuple) -> bool:
+    """A ``try`` body that only imports names every targeted release of agent-framework-core exports."""
+    return bool(body) and all(
+        isinstance(statement, FromImportStmt) and statement.module == _MAF and statement.imported in ALWAYS_EXPORTED
+        for statement in body
+    )
+
+
+_MAF = "agent_framework"
+
 
 #: How each kind of assignment target binds (any other kind: its parts are evaluated).
 _ASSIGNERS: dict[type, Callable[[Statements, TargetForm, Values, Frame], None]] = {

@@ -65,7 +65,7 @@ from steplint.core.summary import (
     WithStmt,
 )
 
-__all__ = ["Engine", "Session", "Unit"]
+__all__ = ["Engine", "Session", "Unit", "import_names"]
 
 MAX_PASSES = 6
 MAX_CYCLE_ROUNDS = 4  # modules that import each other: rounds of their imports
@@ -186,24 +186,16 @@ class Engine:
 
     def _static_imports(self, module: ModuleSummary) -> list[ModuleSummary]:
         """The analyzed modules ``module``'s import runs, not yet imported themselves."""
-        names: list[str] = []
         bodies = [module.functions[0].body, *(c.body for c in module.classes if c.parent is None)]
-        while bodies:
-            for statement in bodies.pop():
-                if isinstance(statement, ImportStmt):
-                    parts = statement.module.split(".")
-                    names.extend(".".join(parts[:cut]) for cut in range(1, len(parts) + 1))
-                elif isinstance(statement, FromImportStmt):
-                    names.append(statement.module)
-                    if statement.imported != "*":
-                        names.append(f"{statement.module}.{statement.imported}")
-                else:
-                    for block in _blocks(statement):
-                        bodies.append(block)
+        return [loaded for loaded in self.imported_modules(module, import_names(bodies))
+                if loaded.path not in self.module_units]
+
+    def imported_modules(self, module: ModuleSummary, names: list[str]) -> list[ModuleSummary]:
+        """The analyzed modules ``names`` (what ``import_names`` gave, read in ``module``) load, ``module`` excluded."""
         found: dict[str, ModuleSummary] = {}
         for name in names:
             loaded = self.load(name, module) if self._is_module_name(name, module) else None
-            if loaded is not None and loaded.path not in self.module_units and loaded.path != module.path:
+            if loaded is not None and loaded.path != module.path:
                 found.setdefault(loaded.path, loaded)
         return list(found.values())
 
@@ -378,6 +370,25 @@ class Session:
         elif not values <= before:
             unit.union_env[name] = bounded(before | values)
             self.grew(("env", unit.id, name))
+
+
+def import_names(bodies: list[tuple]) -> list[str]:
+    """The names of the modules the import statements in ``bodies`` (and the blocks they nest) may load:
+    ``import a.b`` loads a and a.b; ``from a import b`` loads a, and a.b where b is a submodule."""
+    names: list[str] = []
+    bodies = list(bodies)
+    while bodies:
+        for statement in bodies.pop():
+            if isinstance(statement, ImportStmt):
+                parts = statement.module.split(".")
+                names.extend(".".join(parts[:cut]) for cut in range(1, len(parts) + 1))
+            elif isinstance(statement, FromImportStmt):
+                names.append(statement.module)
+                if statement.imported != "*":
+                    names.append(f"{statement.module}.{statement.imported}")
+            else:
+                bodies.extend(_blocks(statement))
+    return names
 
 
 def _blocks(statement: Stmt) -> list[tuple]:

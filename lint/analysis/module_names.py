@@ -7,14 +7,22 @@ imported name, or an attribute of an imported module, is what the module's
 import left there (``Engine.module_env``). A name the function, or one that
 encloses it, binds itself is its own local and unknown here: no finding
 comes from it.
+
+``MafReach`` tells, before any of that runs, whether a module's names can hold
+anything agent-framework-core made: a step or a workflow is made only by
+calling what an import of ``agent_framework`` (or a module of it) bound, so a
+module none of whose imports, followed through every module they load (the
+imports inside functions included), reaches ``agent_framework`` holds none.
 """
 
 from __future__ import annotations
 
 from steplint.analysis.index import ProjectIndex
-from steplint.analysis.interpreter import Engine
+from steplint.analysis.interpreter import Engine, import_names
 from steplint.analysis.values import EMPTY, ExternalValue, ModuleValue, Values
 from steplint.core.summary import FunctionSummary, ModuleSummary, Ref
+
+_MAF = "agent_framework"
 
 
 def module_level_values(engine: Engine, index: ProjectIndex, module: ModuleSummary,
@@ -23,9 +31,11 @@ def module_level_values(engine: Engine, index: ProjectIndex, module: ModuleSumma
     if not isinstance(expr, Ref):
         return EMPTY
     head, *attributes = expr.dotted.split(".")
-    if _bound_locally(index, module, scope, head):
-        return EMPTY
-    values: Values = engine.module_env(module).get(head, EMPTY)
+    local = _local_bindings(index, module, scope, head)
+    if local is not None:
+        values = _imported(engine, module, local)
+    else:
+        values = engine.module_env(module).get(head, EMPTY)
     for attribute in attributes:
         values = _module_attribute(engine, values, attribute)
         if not values:
@@ -33,15 +43,42 @@ def module_level_values(engine: Engine, index: ProjectIndex, module: ModuleSumma
     return values
 
 
-def _bound_locally(index: ProjectIndex, module: ModuleSummary, scope: FunctionSummary | None, name: str) -> bool:
+def _local_bindings(index: ProjectIndex, module: ModuleSummary, scope: FunctionSummary | None,
+                    name: str) -> list | None:
+    """The bindings of ``name`` in the function scope that owns it (``scope`` or one around it); None: a
+    module-level (or global) name."""
     current = scope
     while current is not None and current.qualname != "<module>":
         if name in current.declared_global:
-            return False
+            return None
         if name in current.bindings:
-            return True
+            return current.bindings[name]
         current = index.function(module, current.parent)
-    return False
+    return None
+
+
+def _imported(engine: Engine, module: ModuleSummary, bindings: list) -> Values:
+    """What a function's own name holds when each of its bindings is an import (``from pkg.mod import
+    pipeline`` inside a handler): the union of what those imports bind; any other binding: nothing known."""
+    found: set = set()
+    for binding in bindings:
+        if binding.kind != "import":
+            return EMPTY
+        loaded = engine.load(binding.target, module)
+        if binding.imported_name:
+            if loaded is None:
+                found.add(ExternalValue(f"{binding.target}.{binding.imported_name}"))
+                continue
+            submodule = engine.load(f"{binding.target}.{binding.imported_name}", module)
+            values = engine.module_env(loaded).get(binding.imported_name)
+            if values is None and submodule is not None:
+                values = frozenset({ModuleValue(submodule.path, submodule.module)})
+            if not values:
+                return EMPTY
+            found.update(values)
+        else:
+            found.add(ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(binding.target))
+    return frozenset(found)
 
 
 def _module_attribute(engine: Engine, values: Values, attribute: str) -> Values:
@@ -56,3 +93,51 @@ def _module_attribute(engine: Engine, values: Values, attribute: str) -> Values:
             return EMPTY
         found.update(engine.module_env(holder).get(attribute, EMPTY))
     return frozenset(found)
+
+
+class MafReach:
+    """Which modules can reach ``agent_framework`` through their imports (an ``Analysis`` service)."""
+
+    def __init__(self, analysis) -> None:  # noqa: ANN001 - an Analysis (a layer above)
+        self.engine: Engine = analysis.engine
+        self._reaches: dict[str, bool] = {}
+        self._edges: dict[str, tuple[bool, list[ModuleSummary]]] = {}
+
+    def reaches(self, module: ModuleSummary) -> bool:
+        """True when ``module`` or a module its imports load (transitively, at any depth of any body) imports
+        ``agent_framework``; False means no value of its import, nor of a call it makes, is MAF's."""
+        found = self._reaches.get(module.path)
+        if found is not None:
+            return found
+        seen = {module.path}
+        work = [module]
+        found = False
+        while work and not found:
+            current = work.pop()
+            known = self._reaches.get(current.path)
+            if known is not None:
+                found = known
+                continue  # False: nothing it reaches imports MAF
+            touches, loaded = self._imports(current)
+            found = touches
+            for target in loaded:
+                if target.path not in seen:
+                    seen.add(target.path)
+                    work.append(target)
+        if not found:
+            for path in seen:  # every module reached reaches only modules seen here: none imports MAF
+                self._reaches[path] = False
+        self._reaches[module.path] = found
+        return found
+
+    def _imports(self, module: ModuleSummary) -> tuple[bool, list[ModuleSummary]]:
+        """Whether ``module`` imports MAF itself, and the analyzed modules its import statements load."""
+        found = self._edges.get(module.path)
+        if found is None:
+            bodies = [f.body for f in module.functions] + [c.body for c in module.classes]
+            names = import_names(bodies)
+            names.extend(".".join(name.split(".")[:cut]) for name in list(names)
+                         for cut in range(1, name.count(".") + 1))  # a package runs before its modules
+            touches = module.module.split(".")[0] == _MAF or any(name.split(".")[0] == _MAF for name in names)
+            found = self._edges[module.path] = (touches, self.engine.imported_modules(module, names))
+        return found

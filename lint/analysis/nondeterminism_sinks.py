@@ -2,7 +2,7 @@
 
 On resume MAF runs a workflow's body again and replays its steps' cached
 results. A value that differs on the second run matters only where it can
-change what replays: a step's argument, a ``replay_key``, a condition that
+change what replays: a step's argument (where it enters the step's key), a ``replay_key``, a condition that
 decides whether (or how often, in which order) steps run, or state that later
 steps read. A value that only reaches a log line, a metric or the workflow's
 output (a duration, a timestamp, an id) is not a replay hazard.
@@ -75,12 +75,15 @@ class SinkSearch:
     """The sinks each of ``sources`` (call sites in ``body``) reaches, in one walk of the body."""
 
     def __init__(self, flow: ModuleFlow, module: ModuleSummary, body: FunctionSummary, sources: set[SiteKey],
-                 step_name: Callable[[StepValue], str]):
+                 step_name: Callable[[StepValue], str],
+                 keyed_by_arguments: Callable[[StepValue], bool] = lambda step: True):
         self.flow = flow
         self.module = module
         self.body = body
         self.sources = sources
         self.step_name = step_name
+        #: Whether a step's arguments enter its cache key (False: keyed by call order, whatever they are).
+        self.keyed_by_arguments = keyed_by_arguments
         self.names: dict[str, Sources] = {}
         self.found: dict[SiteKey, Sink] = {}
         self._runs_steps: dict[SiteKey, str | None] = {}
@@ -247,6 +250,8 @@ class SinkSearch:
         return own | receiver | given | self._into_call(call, callees, given)
 
     def _into_step(self, step: StepValue, call: CallExpr, args: list[tuple[str, Sources]]) -> None:
+        if not self.keyed_by_arguments(step):
+            return  # a call-order key: the resumed run replays the same cached result whatever it is given
         params = _param_names(self.flow, step)
         for name, carried in args:
             shown = params[int(name)] if name.isdigit() and int(name) < len(params) else name

@@ -31,6 +31,10 @@ RELEASES: tuple[Version, ...] = (
 #: decorator). Every step is keyed by call order; the checkpoint encoding pickles any class and unpickles
 #: through an allowlist (``allowed_checkpoint_types=`` on ``FileCheckpointStorage``).
 FUNCTIONAL_API: Version = (1, 2, 0)
+#: Names ``agent_framework`` exports on every release from ``FUNCTIONAL_API`` on (its ``__init__`` re-exports
+#: them from ``_functional.py``), so ``from agent_framework import step, workflow`` cannot fail on a release
+#: steplint targets, and a ``try:`` around it never runs its handler there.
+ALWAYS_EXPORTED: frozenset[str] = frozenset({"RunContext", "step", "workflow"})
 #: ``@workflow`` returns a stateless ``FunctionalWorkflowDefinition``: ``.build(checkpoint_storage=...)``
 #: makes the runnable ``FunctionalWorkflow``, and the decorator lost ``checkpoint_storage=``. The
 #: analysis follows both shapes; STP043 reads it (``.run()`` on a definition raises from here).

@@ -438,3 +438,34 @@ def test_a_clock_reading_in_a_step_argument_reruns_or_replays_a_stale_result(tmp
     time.sleep(0.01)  # another clock reading on resume
     _run_checkpointed(paying_body, "paying", storage, checkpoint_id=last.checkpoint_id)
     assert len(charged) == (2 if HAS_FINGERPRINTS else 1)
+
+
+class Connection:
+    """A live client: no release fingerprints it (a plain class), so a step taking it is keyed by call order."""
+
+
+sent: list[float] = []
+
+
+@step
+async def send_by(connection: Connection, deadline: float) -> str:
+    sent.append(deadline)
+    return "sent"
+
+
+async def sending_body(amount: int) -> str:
+    deadline = time.time() + 60
+    return await tally_charge(await send_by(Connection(), deadline))
+
+
+def test_a_clock_reading_in_an_argument_of_a_call_order_keyed_step_replays(tmp_path):
+    """STP030 is silent on an argument of a step keyed by call order (every step before 1.20; from 1.20 one with an
+    argument MAF cannot fingerprint and no replay_key): the reading does not enter the key, the step replays."""
+    sent.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    _run_checkpointed(sending_body, "sending", storage, 5)
+    last = run(chain(storage, "sending"))[-1]
+    time.sleep(0.01)  # another clock reading on resume
+    resumed = _run_checkpointed(sending_body, "sending", storage, checkpoint_id=last.checkpoint_id)
+    assert len(sent) == 1  # replayed through the call-order key, not run again
+    assert resumed.get_outputs() == ["sent"]
