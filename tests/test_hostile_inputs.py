@@ -437,6 +437,25 @@ def test_a_crash_or_a_hang_in_the_libcst_child_only_costs_the_rewrite(monkeypatc
     assert steplint.source.downlevel.in_child_process(lambda text: time.sleep(60), "type x = 1") is None
 
 
+def _busy(seconds: float) -> str:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return "done"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child's CPU time is read from /proc")
+def test_the_libcst_child_is_timed_by_its_cpu_not_by_a_busy_machine(monkeypatch):
+    """dataforge-agent's 315 KB orchestrator.py took 6.6 s of CPU and 40 s of wall time on a loaded machine: a
+    wall-clock limit made a valid file a syntax error. A child that waits (as one starved of CPU does) finishes;
+    one that spends its CPU budget is stopped long before the wall-clock backstop."""
+    monkeypatch.setattr(steplint.source.downlevel, "CHILD_TIMEOUT_SECONDS", 0.5)
+    assert steplint.source.downlevel.in_child_process(lambda text: time.sleep(1.5) or text, "type x = 1") == "type x = 1"
+    started = time.monotonic()
+    assert steplint.source.downlevel.in_child_process(lambda text: _busy(60), "type x = 1") is None
+    assert time.monotonic() - started < 4.5
+
+
 def test_libcst_is_not_asked_about_nesting_python_rejects_anyway():
     shallow = "type X = int\n" + "x = " + "(" * 200 + "1" + ")" * 200 + "\n"
     assert steplint.source.downlevel.shallow_enough(shallow)

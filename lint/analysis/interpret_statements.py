@@ -35,6 +35,7 @@ from steplint.core.summary import (
     AttrTarget,
     AugAssignStmt,
     ClassStmt,
+    Const,
     DefStmt,
     ExprStmt,
     FromImportStmt,
@@ -451,9 +452,15 @@ _HANDLERS: dict[type, _Handler] = {
 }
 
 def _cannot_fail(body: tuple) -> bool:
-    """A ``try`` body that only imports names every targeted release of agent-framework-core exports."""
-    return bool(body) and all(
-        isinstance(statement, FromImportStmt) and statement.module == _MAF and statement.imported in ALWAYS_EXPORTED
+    """A ``try`` body that imports names every targeted release of agent-framework-core exports, and does
+    nothing else that can raise (``AVAILABLE = True``: a constant bound to names)."""
+    imports = [s for s in body if isinstance(s, FromImportStmt)]
+    return bool(imports) and all(
+        statement.module == _MAF and statement.imported in ALWAYS_EXPORTED for statement in imports
+    ) and all(
+        isinstance(statement, FromImportStmt) or (
+            isinstance(statement, AssignStmt) and isinstance(statement.value, Const)
+            and all(isinstance(target, NameTarget) for target in statement.targets))
         for statement in body
     )
 
