@@ -30,6 +30,21 @@ class UnfingerprintableParam(Rule):
     call-order key, which replays the wrong cached result when steps are
     nested or calls are concurrent.
 
+    Known limit: a project that never resumes a run (no checkpoint
+    storage, no `run(checkpoint_id=...)`, no `request_info` answered with
+    `run(responses=...)`). It is still reported there, on purpose: the
+    call-order key is a property of the step's definition, not of how the
+    project runs it today. Concurrent calls of the step (`asyncio.gather`,
+    tasks) raise `ValueError` ("Cannot derive a stable replay identity for
+    concurrent @step") on 1.20+ on every run, with no storage at all; a
+    nested or repeated call replays another call's cached result from the
+    first resume, which the first checkpoint storage or human-in-the-loop
+    pause added later (or a host such as `FunctionalWorkflowAgent`) brings.
+    A project that truly never resumes and never calls the step
+    concurrently silences it with `per-file-ignores`
+    (`"app/steps/*.py" = ["STP010"]`), `# noqa: STP010` on the line, or
+    `ignore = ["STP010"]`.
+
     ## Example
     ```python
     from agent_framework import step

@@ -59,7 +59,11 @@ class NondeterministicWorkflow(Rule):
     lambda (which may run later, inside a step) are not workflow-body calls.
 
     Reported only where the value can change what replays (the message
-    names the place): a step's argument, a `replay_key`, a condition that
+    names the place): a step's argument where it enters the step's cache
+    key (from 1.20, for a step MAF keys by its arguments' fingerprint or by
+    a `replay_key`; not before 1.20, where every step is keyed by call
+    order, nor for a step that falls back to the call-order key, STP010),
+    a `replay_key`, a condition that
     decides whether, how often or in which order steps run, an object not
     made in the body (state later steps may read), a helper that runs a
     step (or, for a value a helper makes, a step that helper runs). A value that reaches only a log line, `print`, or the workflow's
@@ -77,12 +81,28 @@ class NondeterministicWorkflow(Rule):
     the workflow body again from the top and returns cached step results.
     Code outside steps really runs again and gets another value: a
     timestamp, a random choice or an id that differs from the first run,
-    fed to a step as an argument, changes its fingerprint on 1.20+ (a cache
-    miss that redoes the work), or on 1.18/1.19 replays a result computed
-    from another argument, or sends the workflow down another branch. Never
-    move a `time.monotonic()`/`perf_counter()` duration into a step: a
-    monotonic reading replayed in another process has another origin; read
-    a wall clock in a step instead.
+    fed to a step as an argument that enters its key, changes the key on
+    1.20+ (a cache miss that redoes the work), or sends the workflow down
+    another branch. A step keyed by call order (every step before 1.20;
+    from 1.20 one with an argument MAF cannot fingerprint and no
+    `replay_key`) replays the same cached result whatever it is given, so
+    an argument of it is not reported. Never move a
+    `time.monotonic()`/`perf_counter()` duration into a step: a monotonic
+    reading replayed in another process has another origin; read a wall
+    clock in a step instead.
+
+    Known limit: a project that never resumes a run. The hazard bites only
+    when the body runs again: `run(checkpoint_id=...)` restoring a
+    checkpoint (from a checkpoint storage given to `build()`, `run()` or,
+    before 1.14, `@workflow`), or `run(responses=...)` answering a
+    `request_info` pause. A project with neither runs each body once, and
+    the finding is still reported there: it is a property of the workflow's
+    definition, which the first storage or pause added later exposes
+    (a host such as `FunctionalWorkflowAgent` may add one), and a storage
+    can come from outside the analyzed code, so the linter cannot prove
+    that no caller resumes. A project that truly never resumes silences it
+    with `per-file-ignores` (`"app/workflows/*.py" = ["STP030"]`),
+    `# noqa: STP030` on the line, or `ignore = ["STP030"]`.
 
     ## Example
     ```python

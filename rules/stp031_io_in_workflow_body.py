@@ -110,6 +110,19 @@ class IoInWorkflowBody(Rule):
     file write or a tool call is made once more on every resume, on every
     release, without a word.
 
+    Known limit: a project that never resumes a run. The hazard bites only
+    when the body runs again: `run(checkpoint_id=...)` restoring a
+    checkpoint (from a checkpoint storage given to `build()`, `run()` or,
+    before 1.14, `@workflow`), or `run(responses=...)` answering a
+    `request_info` pause. A project with neither runs each body once, and
+    the finding is still reported there: it is a property of the workflow's
+    definition, which the first storage or pause added later exposes
+    (a host such as `FunctionalWorkflowAgent` may add one), and a storage
+    can come from outside the analyzed code, so the linter cannot prove
+    that no caller resumes. A project that truly never resumes silences it
+    with `per-file-ignores` (`"app/workflows/*.py" = ["STP031"]`),
+    `# noqa: STP031` on the line, or `ignore = ["STP031"]`.
+
     ## Example
     ```python
     import requests

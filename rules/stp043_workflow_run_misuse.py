@@ -50,9 +50,17 @@ class WorkflowRunMisuse(Rule):
       version.
 
     The definition is found through the value flow: a module-level name,
-    an imported name or an attribute of an imported module that holds what
-    `workflow` made. A name the calling function binds itself (a parameter,
-    `wf = pipeline`) is not followed.
+    an imported name (at module level, or by an import inside the calling
+    function) or an attribute of an imported module that holds what
+    `workflow` made, through a compatibility module too (`try: from
+    agent_framework import step, workflow` / `except ImportError:`
+    stand-ins: every targeted release exports both names, so the stand-ins
+    never replace them). A name the calling function binds otherwise (a
+    parameter, `wf = pipeline`) is not followed. A `.run()` under
+    `if hasattr(pipeline, "run"):` is not reported: it runs only where the
+    definition has `run()` (1.13 and older). Only modules whose imports
+    (followed at any depth, imports inside functions included) reach
+    `agent_framework` are read: no other can hold a workflow.
 
     ## Why is this bad?
     From 1.14, `workflow` returns a `FunctionalWorkflowDefinition`, which

@@ -17,6 +17,19 @@ class SyntaxErrorRule(Rule):
     encoding, a syntax error, or a file too large or too deeply nested to
     analyze. The message says why, with the line.
 
+    Syntax a newer Python accepts than the one running steplint (PEP 695
+    type parameters, PEP 701 f-strings, `except*`, PEP 758 `except A, B:`,
+    t-strings) is not a syntax error, whatever `requires-python` says or
+    whether it says anything: libcst, whose grammar does not depend on the
+    running interpreter, reads the file. This is what ruff (0.12 and newer)
+    does without a configured Python: it checks version-related syntax
+    against the newest Python, to spare projects that declare none false
+    errors (ruff, unlike steplint, reports such syntax against a Python the
+    project does declare). The rewrite runs in a child process with a
+    budget of its own CPU time (10 s plus 40 s per MB of source), so a busy
+    machine does not turn a valid file into a finding; a file that exhausts
+    it is reported with the error this interpreter's parser gave.
+
     ## Why is this bad?
     steplint cannot check a file it cannot parse, and neither can Python run
     it. The rest of the project is still analyzed.

@@ -5,8 +5,9 @@ Code that runs a workflow (``main()``, a request handler, the module's own
 flow does not run it as a root. What it reads through a module-level or
 imported name, or an attribute of an imported module, is what the module's
 import left there (``Engine.module_env``). A name the function, or one that
-encloses it, binds itself is its own local and unknown here: no finding
-comes from it.
+encloses it, binds only by imports (``from app.flows import pipeline`` in a
+handler) holds what those imports bind; one it binds otherwise is its own
+local and unknown here: no finding comes from it.
 
 ``MafReach`` tells, before any of that runs, whether a module's names can hold
 anything agent-framework-core made: a step or a workflow is made only by
