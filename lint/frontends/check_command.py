@@ -34,6 +34,7 @@ def use_colour(choice: str, stream: object | None) -> bool:
 
 def run_check(options: CheckOptions) -> int:
     from steplint.config.settings import ConfigError
+    from steplint.source.notebooks import is_notebook
 
     try:
         settings = _settings(options)
@@ -42,6 +43,9 @@ def run_check(options: CheckOptions) -> int:
             return _show_settings(settings, options)
         if options.show_files:
             return _show_files(settings, options)
+        if options.reads_stdin and is_notebook(options.stdin_filename or ""):
+            # Its findings are placed by cell from the notebook on disk, which standard input need not be.
+            raise UsageError("a notebook cannot be linted from standard input: name the .ipynb file")
         stdin = sys.stdin.buffer.read() if options.reads_stdin else None
         result = _lint(settings, options, stdin)
     except ConfigError as exc:
@@ -63,6 +67,10 @@ def run_check(options: CheckOptions) -> int:
             return _fix_only_report(outcome, options)
     if options.verbose:
         _explain(settings, result, diagnostics)
+    if options.watch and not options.silent:
+        from steplint.frontends.watch_command import header
+
+        click.echo(header(len(diagnostics)) + ("\n" if diagnostics else ""))
     _report(diagnostics, outcome, options, stdin)
     return _exit_status(diagnostics, outcome, options)
 
@@ -81,6 +89,11 @@ def _lint(settings, options: CheckOptions, stdin: bytes | None):  # noqa: ANN001
         jobs=options.jobs or default_jobs(),
         cache=_cache(settings, options),
     )
+
+
+def settings_for(options: CheckOptions):  # noqa: ANN201 - Settings
+    """The settings a run with ``options`` uses (UsageError or ConfigError when they are wrong)."""
+    return _settings(options)
 
 
 def _settings(options: CheckOptions):  # -> Settings

@@ -31,6 +31,7 @@ from steplint.source.notebooks import NotebookError, is_notebook, notebook_code
 from steplint.source.python_parse import LINE_BREAK, quiet_parse
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+NOTEBOOK_CODE = "<notebook code>"  # the name a notebook's code is parsed under
 
 
 
@@ -262,6 +263,10 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
     if text.startswith("\ufeff"):  # a buffer from an editor may still carry its BOM
         text = text[1:]
     line_count = count_lines(text)
+    if is_notebook(filename):
+        # Not the file's name: given a file that exists, CPython reads the error's line from it (the JSON) and
+        # reckons the column on that line.
+        filename = NOTEBOOK_CODE
     try:
         tree = quiet_parse(text, filename)
         return ParsedSource(text, tree, None, line_count)
@@ -342,7 +347,7 @@ def _syntax_error(exc: SyntaxError) -> ParseError:
     )
     line = exc.lineno or 1
     col = max((exc.offset or 1) - 1, 0)
-    if exc.filename is not None and is_notebook(exc.filename):  # the finding says the cell, line and column
+    if exc.filename == NOTEBOOK_CODE:  # the finding says the cell, line and column
         return ParseError(f"{label}: {exc.msg}", line, col)
     return ParseError(f"{label}: {exc.msg} (line {line}, column {col + 1})", line, col)
 
