@@ -67,10 +67,8 @@ def run_check(options: CheckOptions) -> int:
             return _fix_only_report(outcome, options)
     if options.verbose:
         _explain(settings, result, diagnostics)
-    if options.watch and not options.silent:
-        from steplint.frontends.watch_command import header
-
-        click.echo(header(len(diagnostics)) + ("\n" if diagnostics else ""))
+    if options.watch and not options.silent:  # a --watch round: the count first, no summary after
+        click.echo(watch_header(len(diagnostics)) + ("\n" if diagnostics else ""))
     _report(diagnostics, outcome, options, stdin)
     return _exit_status(diagnostics, outcome, options)
 
@@ -89,6 +87,14 @@ def _lint(settings, options: CheckOptions, stdin: bytes | None):  # noqa: ANN001
         jobs=options.jobs or default_jobs(),
         cache=_cache(settings, options),
     )
+
+
+def watch_header(found: int) -> str:
+    """``[12:01:02] Found 2 findings. Watching for file changes.``, as ruff's ``--watch`` says it."""
+    import time
+
+    noun = "finding" if found == 1 else "findings"
+    return f"[{time.strftime('%H:%M:%S')}] Found {found} {noun}. Watching for file changes."
 
 
 def settings_for(options: CheckOptions):  # noqa: ANN201 - Settings

@@ -64,12 +64,6 @@ def run_watch(options: CheckOptions) -> int:
         return 130  # where the signal does not end the process (Windows)
 
 
-def header(found: int) -> str:
-    """``[12:01:02] Found 2 findings. Watching for file changes.``"""
-    noun = "finding" if found == 1 else "findings"
-    return f"[{time.strftime('%H:%M:%S')}] Found {found} {noun}. Watching for file changes."
-
-
 def _watched(options: CheckOptions) -> dict[str, tuple[int, int]]:
     """(modification time, size) of each file a run would lint, and of the configuration files that apply."""
     from steplint.api import files_to_lint

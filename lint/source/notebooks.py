@@ -29,6 +29,7 @@ import json
 import re
 import warnings
 from dataclasses import dataclass
+from typing import Iterable
 
 NOTEBOOK_SUFFIX = ".ipynb"
 CELL_BOUNDARY = "# %% (end of notebook cell)"  # a comment: nothing parses or reports it
@@ -93,12 +94,18 @@ def notebook_code(data: bytes) -> NotebookCode:
     notebook = _loaded(data)
     if not _is_python_notebook(notebook):
         return NotebookCode("", CellMap(()))
+    return code_of_cells((number, _source_text(cell)) for number, cell in enumerate(notebook["cells"], start=1)
+                         if _is_python_cell(cell, _source_text(cell)))
+
+
+def code_of_cells(cells: Iterable[tuple[int, str]]) -> NotebookCode:
+    """The module of the Python cells given as (number, source), in order (an editor's open notebook gives them)."""
     parts: list[str] = []
     spans: list[CellSpan] = []
     line = 1
-    for number, cell in enumerate(notebook["cells"], start=1):
-        source = _source_text(cell)
-        if not _is_python_cell(cell, source):
+    for number, source in cells:
+        source = source.replace("\r\n", "\n").replace("\r", "\n")
+        if is_magic_cell(source):
             continue
         lines = python_lines(source)
         spans.append(CellSpan(number, line, len(lines)))
@@ -235,10 +242,12 @@ def _is_python_cell(cell: dict, source: str) -> bool:
     vscode = metadata.get("vscode") if isinstance(metadata, dict) else None
     if isinstance(vscode, dict) and vscode.get("languageId", "python") != "python":
         return False
-    return not _is_magic_cell(source.split("\n"))
+    return not is_magic_cell(source)
 
 
-def _is_magic_cell(lines: list[str]) -> bool:
+def is_magic_cell(source: str) -> bool:
+    """A cell ruff leaves out: it starts with an automagic, or holds a cell magic whose body is not Python."""
+    lines = source.split("\n")
     tokens = lines[0].split() if lines else []
     if tokens and tokens[0] in AUTOMAGICS and not (len(tokens) > 1 and tokens[1] in ASSIGNMENTS):
         return True
