@@ -7,6 +7,10 @@ The modules it imports are read from their open buffers when the editor has
 them open, else from disk, and kept between lints (``editor_session``); an
 edit to one open document re-lints the others, which may import it.
 
+An open Jupyter notebook (LSP notebook documents) is linted as one module of
+its Python cells, as the command line reads the file, and each cell gets its
+own findings (diagnostics only).
+
 Features: diagnostics (severity per code from the ``severity`` option),
 hover on a finding or on a code of a ``# noqa`` comment (the rule's doc),
 quick fixes (a rule's fix, "disable STPxxx for this line"),
