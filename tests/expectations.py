@@ -1,5 +1,9 @@
 """Inline expectations: ``# expect: STP001`` (or ``STP001, STP010``) on the reported line.
 
+In a notebook (``.ipynb``) the comment goes on the line of a code cell, and the
+expectation is that cell (numbered as Jupyter and ruff number cells: every cell
+counts, from 1) and the line in it.
+
 A fixture is linted with default settings (newest target version, the rules
 that are on by default) unless it declares its own in a header comment on one
 of its first ``HEADER_LINES`` lines::
@@ -23,11 +27,15 @@ from pathlib import Path
 from steplint.config.settings import Settings, parse_python_version
 from steplint.api import lint_paths
 from steplint.core.framework_versions import parse_version
+from steplint.report.notebook_cells import place_in_cell
+
+from notebook_files import cell_sources
 
 # ``# expect: STP001`` or ``# expect: STP001:18, STP010`` (a column, 1-based, where one is given).
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[A-Z]+[0-9]+(?::[0-9]+)?(?:\s*,\s*[A-Z]+[0-9]+(?::[0-9]+)?)*)")
 HEADER = re.compile(r"^\s*#\s*fixture:\s*(?P<pairs>.+?)\s*$")
 HEADER_LINES = 10
+NOTEBOOK = ".ipynb"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 _LIST_KEYS = {"select": "select", "extend-select": "extend_select", "ignore": "ignore"}
 
@@ -46,14 +54,23 @@ def expected_columns_in(path: Path, root: Path) -> set[tuple[str, int, str, int]
 
 
 def _expectations(path: Path, root: Path) -> list[tuple[str, int, str, int | None]]:
+    """In a notebook, the expectations of each cell, as ``orders.ipynb:cell 5`` and the line in that cell (read with
+    ``json``, as Jupyter numbers the cells: every cell counts)."""
+    name = path.relative_to(root).as_posix()
+    if path.suffix == NOTEBOOK:
+        return [found for number, source in enumerate(cell_sources(path.read_text(encoding="utf-8")), start=1)
+                for found in _expectations_in(source, f"{name}:cell {number}")]
+    return _expectations_in(path.read_bytes().decode("utf-8", errors="replace"), name)
+
+
+def _expectations_in(text: str, name: str) -> list[tuple[str, int, str, int | None]]:
     found = []
-    text = path.read_bytes().decode("utf-8", errors="replace")
     for number, line in enumerate(text.splitlines(), start=1):
         match = EXPECT.search(line)
         if match:
             for item in match.group("codes").split(","):
                 code, _, column = item.strip().partition(":")
-                found.append((path.relative_to(root).as_posix(), number, code, int(column) if column else None))
+                found.append((name, number, code, int(column) if column else None))
     return found
 
 
@@ -65,7 +82,7 @@ def fixture_entries() -> list[Path]:
     return sorted(
         p
         for p in FIXTURES.iterdir()
-        if (p.suffix in (".py", ".pyi") and not is_fix_golden(p)) or (p.is_dir() and not p.name.startswith((".", "_")))
+        if (p.suffix in (".py", ".pyi", NOTEBOOK) and not is_fix_golden(p)) or (p.is_dir() and not p.name.startswith((".", "_")))
     )
 
 
@@ -76,7 +93,7 @@ def is_fix_golden(path: Path) -> bool:
 def _files_of(entry: Path) -> list[Path]:
     if entry.is_file():
         return [entry]
-    return sorted(p for p in entry.rglob("*") if p.suffix in (".py", ".pyi") and not is_fix_golden(p))
+    return sorted(p for p in entry.rglob("*") if p.suffix in (".py", ".pyi", NOTEBOOK) and not is_fix_golden(p))
 
 
 def expected_for(entry: Path) -> set[tuple[str, int, str]]:
@@ -154,7 +171,9 @@ def reported_for(entry: Path, settings: Settings | None = None) -> set[tuple[str
 def reported_columns_for(entry: Path, settings: Settings | None = None) -> set[tuple[str, int, str, int]]:
     root = entry.parent if entry.is_file() else entry
     result = lint_paths([str(entry)], settings or settings_for(entry))
-    return {
-        (Path(d.path).resolve().relative_to(root.resolve()).as_posix(), d.line, d.code, d.column)
-        for d in result.diagnostics
-    }
+    reported = set()
+    for d in result.diagnostics:
+        name = Path(d.path).resolve().relative_to(root.resolve()).as_posix()
+        placed, cell = place_in_cell(d)  # a notebook's finding: its cell and the line in it
+        reported.add((f"{name}:cell {cell}" if cell is not None else name, placed.line, d.code, d.column))
+    return reported

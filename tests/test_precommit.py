@@ -136,7 +136,7 @@ def test_hooks_file_declares_both_hooks():
     assert set(hooks) == {"steplint", "steplint-fix"}
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["types_or"] == ["python", "pyi", "jupyter"]  # as ruff's hooks: notebooks too
         assert hook["require_serial"] is True
         assert hook["entry"] == "steplint check --force-exclude"  # pre-commit names files; the excludes still apply
     assert hooks["steplint-fix"]["args"] == ["--fix"]
@@ -160,6 +160,14 @@ def test_fails_on_the_reproduction(project, pre_commit_home):
     assert "repro.py:24:18: STP001 error: step 'wrapper' calls step 'tick'" in done.stdout
     assert "Found 3 findings (3 errors)." in done.stdout
     assert "repro.py:15:16: STP010" in done.stdout and "repro.py:23:19: STP010" in done.stdout
+
+
+def test_a_notebook_the_hook_is_given_is_linted(project, pre_commit_home):
+    for name in ("orders.ipynb", "billing.py"):
+        shutil.copy(ROOT / "fixtures" / "notebook_workflow" / name, project / name)
+    done = pre_commit(project, pre_commit_home, "steplint", "--files", "orders.ipynb")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "orders.ipynb:cell 5:3:18: STP001 " in done.stdout and "orders.ipynb:cell 5:5:18: STP001 " in done.stdout
 
 
 def test_passes_on_clean_code(project, pre_commit_home):

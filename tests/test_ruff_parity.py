@@ -134,3 +134,16 @@ def test_show_settings_shows_the_new_keys(project):
     assert "force-exclude: true\n" in text and "unfixable: [STP001]\n" in text and "output-format: grouped\n" in text
     record = json.loads(steplint("--show-settings", "--format", "json", "nested.py", cwd=project).stdout)
     assert (record["force_exclude"], record["unfixable"], record["include"]) == (True, ["STP001"], None)
+
+
+@pytest.mark.parametrize("where", ["flag", "key", "inline"])
+def test_a_python_release_as_target_version_points_at_target_python(project, where):
+    """ruff's ``--target-version py311`` is the Python; steplint's is agent-framework-core's release."""
+    if where == "key":
+        configure(project, '[tool.steplint]\ntarget-version = "py311"\n')
+    given = {"flag": ("--target-version", "py311"), "inline": ("--config", 'target-version = "py311"'), "key": ()}[where]
+    done = steplint(*given, "nested.py", cwd=project)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "'py311' is a Python release, but target-version is agent-framework-core's (e.g. 1.21): " \
+           "for the Python, use --target-python 3.11 (target-python = \"3.11\")" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -107,6 +107,9 @@ def epoch_of(version: Version) -> Epoch:
     return EPOCHS[-1] if version > NEWEST else EPOCHS[0]
 
 
+_PYTHON_RELEASE = re.compile(r"py(3)(\d+)")
+
+
 def parse_version(text: str) -> Version:
     """``1.19`` -> (1, 19, 0). Raises ValueError on anything that is not a version."""
     match = _VERSION.match(text)
@@ -150,6 +153,13 @@ def checked_target(text: str) -> Version:
     """
     if text.strip().lower() == "newest":
         return NEWEST
+    python = _PYTHON_RELEASE.fullmatch(text.strip().lower())
+    if python is not None:  # ruff's target-version is the Python release; a ruff user writes it here first
+        written = f"{python.group(1)}.{python.group(2)}"
+        raise ValueError(
+            f"{text.strip()!r} is a Python release, but target-version is agent-framework-core's (e.g. 1.21): "
+            f"for the Python, use --target-python {written} (target-python = \"{written}\")"
+        )
     version = parse_version(text)
     if version < OLDEST_SUPPORTED or version[:2] > NEWEST[:2]:
         raise ValueError(

@@ -4,7 +4,8 @@ Per file: apply every fix that does not overlap another (safe ones, and the
 unsafe ones with ``--unsafe-fixes``), lint the new text as that file, and
 repeat while fixes remain (at most ``MAX_ROUNDS`` times), as ruff does. A
 file's findings depend only on the modules it imports, so one file is
-re-linted alone. Files keep their encoding, BOM and line endings.
+re-linted alone. Files keep their encoding, BOM and line endings; a notebook
+gets its changed cells back, the rest of its JSON as it was.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from steplint.core.diagnostics import Diagnostic
 from steplint.api import lint_source
 from steplint.fixes.apply import apply_fixes_counted, fixable, without_fixes_of
 from steplint.report.text_format import counted as _count
-from steplint.source.reading import DecodeFailure, decode_keeping_encoding, readable_bytes
+from steplint.source.notebooks import NotebookError, is_notebook, with_cell_code
+from steplint.source.reading import DecodeFailure, UnreadableSource, decode_keeping_encoding, read_file, readable_bytes
 
 MAX_ROUNDS = 10
 
@@ -36,6 +38,11 @@ class FixedFile:
         return sum(self.fixed_codes.values())
 
     def encoded(self) -> bytes:
+        if is_notebook(self.path):  # the fixed code goes back into the notebook's cells, the rest of its JSON kept
+            try:
+                return with_cell_code(read_file(self.path, None), self.fixed)
+            except (NotebookError, UnreadableSource) as exc:  # changed on disk meanwhile
+                raise OSError(0, f"it changed since it was read ({exc})", self.path) from None
         return self.fixed.encode(self.encoding)
 
     def diff(self) -> str:
@@ -130,5 +137,6 @@ def _fix_file(
 def write_fixed(outcome: FixOutcome) -> None:
     """Write every fixed file back (raises OSError naming the file it could not write)."""
     for file in outcome.files:
+        payload = file.encoded()  # before the file is truncated: a notebook's is made from what the file holds
         with open(file.path, "wb") as handle:
-            handle.write(file.encoded())
+            handle.write(payload)

@@ -34,6 +34,7 @@ def use_colour(choice: str, stream: object | None) -> bool:
 
 def run_check(options: CheckOptions) -> int:
     from steplint.config.settings import ConfigError
+    from steplint.source.notebooks import is_notebook
 
     try:
         settings = _settings(options)
@@ -42,6 +43,9 @@ def run_check(options: CheckOptions) -> int:
             return _show_settings(settings, options)
         if options.show_files:
             return _show_files(settings, options)
+        if options.reads_stdin and is_notebook(options.stdin_filename or ""):
+            # Its findings are placed by cell from the notebook on disk, which standard input need not be.
+            raise UsageError("a notebook cannot be linted from standard input: name the .ipynb file")
         stdin = sys.stdin.buffer.read() if options.reads_stdin else None
         result = _lint(settings, options, stdin)
     except ConfigError as exc:
@@ -63,6 +67,8 @@ def run_check(options: CheckOptions) -> int:
             return _fix_only_report(outcome, options)
     if options.verbose:
         _explain(settings, result, diagnostics)
+    if options.watch and not options.silent:  # a --watch round: the count first, no summary after
+        click.echo(watch_header(len(diagnostics)) + ("\n" if diagnostics else ""))
     _report(diagnostics, outcome, options, stdin)
     return _exit_status(diagnostics, outcome, options)
 
@@ -81,6 +87,19 @@ def _lint(settings, options: CheckOptions, stdin: bytes | None):  # noqa: ANN001
         jobs=options.jobs or default_jobs(),
         cache=_cache(settings, options),
     )
+
+
+def watch_header(found: int) -> str:
+    """``[12:01:02] Found 2 findings. Watching for file changes.``, as ruff's ``--watch`` says it."""
+    import time
+
+    noun = "finding" if found == 1 else "findings"
+    return f"[{time.strftime('%H:%M:%S')}] Found {found} {noun}. Watching for file changes."
+
+
+def settings_for(options: CheckOptions):  # noqa: ANN201 - Settings
+    """The settings a run with ``options`` uses (UsageError or ConfigError when they are wrong)."""
+    return _settings(options)
 
 
 def _settings(options: CheckOptions):  # -> Settings

@@ -99,6 +99,7 @@ class CheckOptions:
     verbose: bool = False
     quiet: bool = False
     silent: bool = False
+    watch: bool = False  # --watch: lint again on every change (frontends/watch_command.py)
 
     @classmethod
     def parse(cls, paths: Sequence[str], values: Mapping[str, object]) -> "CheckOptions":

@@ -110,14 +110,17 @@ def cli() -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Explain what happens; show tracebacks of internal errors.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the findings (no notes on stderr, no summary).")
 @click.option("-s", "--silent", is_flag=True, help="Print nothing; the exit status still says whether there were findings.")
+@click.option("-w", "--watch", is_flag=True, help="Lint again whenever a linted file or the configuration changes (Ctrl-C stops).")
 def check(paths: tuple[str, ...], **options: object) -> None:
     """Lint PATHS (default: the current folder); '-' or --stdin-filename alone reads standard input."""
     from steplint.frontends.check_command import run_check
     from steplint.frontends.check_options import CheckOptions
+    from steplint.frontends.watch_command import run_watch
 
     verbose = bool(options.get("verbose"))
     try:
-        code = run_check(CheckOptions.parse(paths, options))
+        parsed = CheckOptions.parse(paths, options)
+        code = run_watch(parsed) if parsed.watch else run_check(parsed)
     except click.exceptions.Exit:
         raise
     except UsageError as exc:

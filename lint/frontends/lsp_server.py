@@ -7,6 +7,10 @@ The modules it imports are read from their open buffers when the editor has
 them open, else from disk, and kept between lints (``editor_session``); an
 edit to one open document re-lints the others, which may import it.
 
+An open Jupyter notebook (LSP notebook documents) is linted as one module of
+its Python cells, as the command line reads the file, and each cell gets its
+own findings (diagnostics only).
+
 Features: diagnostics (severity per code from the ``severity`` option),
 hover on a finding or on a code of a ``# noqa`` comment (the rule's doc),
 quick fixes (a rule's fix, "disable STPxxx for this line"),
@@ -21,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -36,6 +40,7 @@ from steplint.core.gc_pause import IdleCollection
 from steplint.frontends.editor_session import Buffers, EditorOptions, ModuleSummaries, fixed_text, lint_document
 from steplint.frontends.lsp_convert import LINE_BREAK, minimal_edits, noqa_code_at, text_edit, to_lsp, touches
 from steplint.source.discovery import PYTHON_SUFFIXES
+from steplint.source.notebooks import code_of_cells
 
 DEBOUNCE_SECONDS = 0.3
 COLLECT_AFTER_SECONDS = 0.05  # after the last lint ends: within the next edit's debounce, or idle time
@@ -58,7 +63,16 @@ class Published:
 
 class SteplintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("steplint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "steplint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            # Jupyter notebooks' Python cells: the client sends them, pygls keeps them in the workspace.
+            notebook_document_sync=types.NotebookDocumentSyncOptions(notebook_selector=[
+                types.NotebookDocumentFilterWithNotebook(
+                    notebook=types.NotebookDocumentFilterPattern(pattern="**/*.ipynb"),
+                    cells=[types.NotebookCellLanguage(language="python")],
+                )
+            ]),
+        )
         self.pending: dict[str, asyncio.Task] = {}
         self.published: dict[str, Published] = {}
         self.reported_errors: set[str] = set()
@@ -74,6 +88,8 @@ class SteplintServer(LanguageServer):
         """Every open document's text by absolute path: what a lint reads instead of the file on disk."""
         found: Buffers = {}
         for uri, document in list(self.workspace.text_documents.items()):
+            if self.is_cell(uri):
+                continue
             path = to_fs_path(uri)
             if path is not None:
                 found[os.path.abspath(path)] = (document.version, document.source)
@@ -83,9 +99,13 @@ class SteplintServer(LanguageServer):
         found = []
         for uri, document in list(self.workspace.text_documents.items()):
             path = to_fs_path(uri)
-            if path is not None and _is_python(path, document.language_id):
+            if path is not None and _is_python(path, document.language_id) and not self.is_cell(uri):
                 found.append(uri)
-        return found
+        return found + list(self.workspace.notebook_documents)
+
+    def is_cell(self, uri: str) -> bool:
+        """A notebook cell's document: linted with its notebook, never alone."""
+        return self.workspace.get_notebook_document(cell_uri=uri) is not None
 
     def schedule(self, uri: str, delay: float) -> None:
         """Lint ``uri`` after ``delay`` seconds, replacing a lint still waiting: the last edit wins."""
@@ -122,6 +142,9 @@ class SteplintServer(LanguageServer):
                 del self.pending[uri]
 
     async def _lint(self, uri: str) -> None:
+        if uri in self.workspace.notebook_documents:
+            await self._lint_notebook(uri)
+            return
         document = self.workspace.text_documents.get(uri)
         path = to_fs_path(uri) if document is not None else None
         if document is None or path is None or not _is_python(path, document.language_id):
@@ -155,6 +178,61 @@ class SteplintServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=[lsp for lsp, _ in pairs])
         )
+
+    async def _lint_notebook(self, uri: str) -> None:
+        """A notebook's Python cells as one module, as the command line reads the file; each cell gets its findings,
+        placed in it (``steplint.source.notebooks``)."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        path = to_fs_path(uri)
+        if notebook is None or path is None:
+            return
+        version = notebook.version
+        cells, documents = [], {}
+        for number, cell in enumerate(notebook.cells, start=1):
+            document = self.workspace.text_documents.get(cell.document)
+            if cell.kind == types.NotebookCellKind.Code and document is not None:
+                documents[number] = (cell.document, document.source)
+                if document.language_id in (None, "python"):
+                    cells.append((number, document.source))
+        code = code_of_cells(cells)
+        self.collection.busy()
+        try:
+            findings, _ = await asyncio.to_thread(
+                lint_document, code.text, path, self.options, self.summaries, self.open_buffers()
+            )
+        except ConfigError as exc:
+            self._report_once(str(exc))
+            findings = []
+        except Exception as exc:  # a bug in steplint must not take the editor's server down
+            log.exception("linting %s failed", path)
+            self._report_once(f"internal error: {type(exc).__name__}: {exc}")
+            return
+        finally:
+            self.collection.done()
+        current = self.workspace.get_notebook_document(notebook_uri=uri)
+        if current is None or current.version != version:
+            return  # closed or edited meanwhile: that edit scheduled its own lint
+        per_cell: dict[int, list[types.Diagnostic]] = {number: [] for number in documents}
+        codec = self.workspace.position_codec
+        for finding in findings:
+            number, line = code.cells.place(finding.line)
+            end_number, end_line = code.cells.place(finding.end_line)
+            if number not in documents:
+                continue
+            placed = replace(finding, line=line, end_line=end_line if end_number == number else line)
+            lines = LINE_BREAK.split(documents[number][1])
+            per_cell[number].append(to_lsp(placed, lines, codec, self.options.severity_for(finding.code, finding.severity)))
+        for number, diagnostics in per_cell.items():
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=documents[number][0], diagnostics=diagnostics)
+            )
+
+    def forget_notebook(self, uri: str, cells: list[str]) -> None:
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        for cell in cells:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell, diagnostics=[]))
 
     def _report_once(self, message: str) -> None:
         if message not in self.reported_errors:
@@ -326,6 +404,22 @@ def build_server() -> SteplintServer:
     def did_close(ls: SteplintServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.forget(params.text_document.uri)
         ls.schedule_all(0)  # importers of the closed buffer see the file on disk again
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_did_open(ls: SteplintServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri, 0)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_did_change(ls: SteplintServer, params: types.DidChangeNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_did_save(ls: SteplintServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri, 0)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_did_close(ls: SteplintServer, params: types.DidCloseNotebookDocumentParams) -> None:
+        ls.forget_notebook(params.notebook_document.uri, [cell.uri for cell in params.cell_text_documents])
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: SteplintServer, params: types.DidChangeWatchedFilesParams) -> None:

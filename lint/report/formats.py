@@ -13,6 +13,7 @@ from steplint.report.github_format import as_github
 from steplint.report.gitlab_format import as_gitlab
 from steplint.report.json_format import as_dict, as_json, as_json_lines
 from steplint.report.junit_format import as_junit
+from steplint.report.notebook_cells import with_fallback_positions
 from steplint.report.rdjson_format import as_rdjson
 from steplint.report.sarif_format import as_sarif
 from steplint.report.text_format import as_concise, as_full, as_grouped, source_from_disk
@@ -25,18 +26,23 @@ def as_pylint(diagnostics: list[Diagnostic]) -> str:
     return "".join(f"{d.path}:{d.line}: [{d.code}({d.name}), ] {d.message}\n" for d in diagnostics)
 
 
+def _without_cells(formatter: Callable[[list[Diagnostic]], str]) -> Callable[[list[Diagnostic]], str]:
+    """A format with no place for a notebook cell: its findings at the fallback position, the cell in the message."""
+    return lambda diagnostics: formatter(with_fallback_positions(diagnostics))
+
+
 FORMATTERS: dict[str, Callable[[list[Diagnostic]], str]] = {
     TEXT: as_concise,
     CONCISE: as_concise,
     FULL: lambda diagnostics: as_full(diagnostics, source_from_disk),
     JSON: as_json,
     JSON_LINES: as_json_lines,
-    PYLINT: as_pylint,
-    GITHUB: as_github,
-    SARIF: as_sarif,
+    PYLINT: _without_cells(as_pylint),
+    GITHUB: _without_cells(as_github),
+    SARIF: _without_cells(as_sarif),
     GROUPED: as_grouped,
-    JUNIT: as_junit,
-    GITLAB: as_gitlab,
-    RDJSON: as_rdjson,
-    AZURE: as_azure,
+    JUNIT: _without_cells(as_junit),
+    GITLAB: _without_cells(as_gitlab),
+    RDJSON: _without_cells(as_rdjson),
+    AZURE: _without_cells(as_azure),
 }

@@ -2,7 +2,8 @@
 
 Each finding has ruff's keys (``cell``, ``code``, ``end_location``, ``filename``,
 ``fix``, ``location``, ``message``, ``noqa_row``, ``url``; rows and columns
-1-based, ``filename`` absolute), then steplint's own (``path``, ``line``,
+1-based, ``filename`` absolute; in a notebook, ``cell`` is the cell's number and
+rows count in that cell), then steplint's own (``path``, ``line``,
 ``column``, ``end_line``, ``end_column``, ``name``, ``severity``, ``chain`` for
 STP002), which earlier readers of steplint's JSON still find.
 """
@@ -14,6 +15,7 @@ import os
 
 from steplint.catalog.registry import rule_for
 from steplint.core.diagnostics import Diagnostic, Edit, Fix
+from steplint.report.notebook_cells import place_in_cell
 
 STDIN = "-"
 
@@ -43,8 +45,9 @@ def absolute_filename(path: str) -> str:
 
 def as_dict(d: Diagnostic) -> dict:
     rule = rule_for(d.code)
+    d, cell = place_in_cell(d)  # in a notebook, rows count from the cell's first line, as ruff counts them
     item = {
-        "cell": None,  # steplint lints .py and .pyi files, never notebook cells
+        "cell": cell,
         "code": d.code,
         "end_location": _location(d.end_line, d.end_column),
         "filename": absolute_filename(d.path),

@@ -17,6 +17,7 @@ from typing import Callable
 
 from steplint.core.diagnostics import ERROR, Diagnostic
 from steplint.report.format_names import JSON, JSON_LINES, TEXT
+from steplint.report.notebook_cells import cell_text, place_in_cell
 from steplint.source.reading import readable_text
 
 RED, YELLOW, BOLD, CYAN, DIM, RESET = "\033[31m", "\033[33m", "\033[1m", "\033[36m", "\033[2m", "\033[0m"
@@ -31,7 +32,8 @@ def _fixable(d: Diagnostic, unsafe: bool) -> bool:
 
 
 def line(d: Diagnostic, colour: bool = False, unsafe: bool = False) -> str:
-    where = _paint(f"{d.path}:{d.line}:{d.column}:", BOLD, colour)
+    d, cell = place_in_cell(d)  # a notebook's finding: ``orders.ipynb:cell 5:3:18:``, as ruff prints it
+    where = _paint(f"{d.path}:{_cell_prefix(cell)}{d.line}:{d.column}:", BOLD, colour)
     severity = _paint(d.severity, RED if d.severity == ERROR else YELLOW, colour)
     code = _paint(d.code, RED if d.severity == ERROR else YELLOW, colour)
     mark = _paint("[*] ", CYAN, colour) if _fixable(d, unsafe) else ""
@@ -50,13 +52,16 @@ def as_grouped(diagnostics: list[Diagnostic], colour: bool = False, unsafe: bool
         by_path.setdefault(d.path, []).append(d)
     out: list[str] = []
     for path, findings in by_path.items():
+        placed = [place_in_cell(d) for d in findings]
+        findings = [d for d, _ in placed]
+        cells = [_cell_prefix(cell) for _, cell in placed]
         row_width = max(len(str(d.line)) for d in findings)
         column_width = max(len(str(d.column)) for d in findings)
         out.append(_paint(f"{path}:", BOLD, colour))
-        for d in findings:
+        for d, cell in zip(findings, cells):
             mark = _paint("[*] ", CYAN, colour) if _fixable(d, unsafe) else ""
             code = _paint(d.code, RED if d.severity == ERROR else YELLOW, colour)
-            out.append(f"  {d.line:>{row_width}}:{d.column:<{column_width}} {code} {mark}{d.message}")
+            out.append(f"  {cell}{d.line:>{row_width}}:{d.column:<{column_width}} {code} {mark}{d.message}")
         out.append("")
     return "".join(line + "\n" for line in out)
 
@@ -67,7 +72,8 @@ def as_full(diagnostics: list[Diagnostic], source_of: Callable[[str], str | None
     out: list[str] = []
     for d in diagnostics:
         out.append(line(d, colour, unsafe))
-        text = source_of(d.path)
+        d, cell = place_in_cell(d)
+        text = cell_text(d.path, cell) if cell is not None else source_of(d.path)
         lines = text.splitlines() if text is not None else []
         if 1 <= d.line <= len(lines):
             source = lines[d.line - 1].expandtabs(1)
@@ -79,6 +85,10 @@ def as_full(diagnostics: list[Diagnostic], source_of: Callable[[str], str | None
             out.append(f"{_paint(f'{gutter} |', DIM, colour)} {_paint(caret, RED if d.severity == ERROR else YELLOW, colour)} {d.code}")
         out.append("")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _cell_prefix(cell: int | None) -> str:
+    return f"cell {cell}:" if cell is not None else ""
 
 
 def summary(diagnostics: list[Diagnostic], unsafe: bool = False, colour: bool = False, fixed: int | None = None) -> str:

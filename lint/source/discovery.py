@@ -1,6 +1,6 @@
 """Which files a run lints.
 
-Folders are walked recursively for ``.py`` and ``.pyi`` files, skipping
+Folders are walked recursively for ``.py``, ``.pyi`` and ``.ipynb`` files, skipping
 excluded names (gitignore-style globs matched against every path component
 and against the path relative to the project root). Symlinked folders are
 followed, each real folder once (a symlink loop ends there); inside folders,
@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Callable
 
 from steplint.source.ignore_files import IgnoreFiles
+from steplint.source.notebooks import NOTEBOOK_SUFFIX
 
 PYTHON_SUFFIXES = (".py", ".pyi")
+LINTED_SUFFIXES = (*PYTHON_SUFFIXES, NOTEBOOK_SUFFIX)  # ruff's default include: *.py, *.pyi, *.ipynb
 
 
 @lru_cache(maxsize=64)
@@ -152,7 +154,7 @@ def _walk(top: str, excluder: Excluder, force_exclude: bool = False) -> list[tup
                     folders.append((entry.path, _real_path(entry, real_directory)))
             # Only regular files are source: a dangling or looping symlink, a FIFO (reading
             # it would block) or a socket found in a folder is not, and is left out.
-            elif (entry.name.endswith(PYTHON_SUFFIXES) and not excluded(entry.path, entry.name, False)
+            elif (entry.name.endswith(LINTED_SUFFIXES) and not excluded(entry.path, entry.name, False)
                   and excluder.included(entry.path, entry.name) and _is_file(entry)):
                 files.append((entry.path, _real_path(entry, real_directory)))
         pending.extend(reversed(folders))

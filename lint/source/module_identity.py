@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from steplint.source.notebooks import NOTEBOOK_SUFFIX
+
 
 @lru_cache(maxsize=4096)
 def _is_package_dir(directory: str) -> bool:
@@ -35,6 +37,10 @@ def forget_folders() -> None:
 def module_name(path: str | Path) -> tuple[str, bool]:
     """The module's dotted name, and whether it is a package's ``__init__``."""
     directory, filename = os.path.split(os.path.abspath(path))
+    if filename.endswith(NOTEBOOK_SUFFIX):
+        # Jupyter runs a notebook with its folder first on sys.path, as a script: nothing imports it, and
+        # it imports what its folder (and the project) holds. A dash keeps its name out of every import.
+        return filename.replace(".", "-"), False
     # ``helpers.extra.py`` cannot be imported at all, least of all as ``helpers.extra``: a dot
     # in a stem must not make it a submodule of a module it merely shares a prefix with.
     stem = filename.rsplit(".", 1)[0].replace(".", "-") or "-"

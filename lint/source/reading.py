@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 
 from steplint.config.settings import DEFAULT_MAX_FILE_SIZE
 from steplint.core.summary import ParseError
+from steplint.source.notebooks import NotebookError, is_notebook, notebook_code
 from steplint.source.python_parse import LINE_BREAK, quiet_parse
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+NOTEBOOK_CODE = "<notebook code>"  # the name a notebook's code is parsed under
 
 
 
@@ -91,9 +93,23 @@ class ParsedSource:
 def read_source(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
     """The bytes of the regular file ``path``, at most ``max_size`` of them (None or 0: no limit).
 
-    Never blocks: FIFOs, sockets and devices are refused before they are
-    opened for reading. Raises ``UnreadableSource`` with the reason.
+    A notebook's bytes are its Python code (``steplint.source.notebooks``), UTF-8: the limit applies to
+    that code, since outputs (images...) make notebooks large. Never blocks: FIFOs, sockets and devices
+    are refused before they are opened for reading. Raises ``UnreadableSource`` with the reason.
     """
+    if is_notebook(path):
+        try:
+            code = notebook_code(read_file(path, None)).text.encode("utf-8", "surrogatepass")
+        except NotebookError as exc:
+            raise UnreadableSource(str(exc)) from None
+        if max_size and len(code) > max_size:
+            raise UnreadableSource(_too_large(len(code), max_size))
+        return code
+    return read_file(path, max_size)
+
+
+def read_file(path: str, max_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
+    """``read_source``'s bytes as the file holds them (a notebook's JSON)."""
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -247,6 +263,10 @@ def parse_text(text: str, filename: str = "<unknown>") -> ParsedSource:
     if text.startswith("\ufeff"):  # a buffer from an editor may still carry its BOM
         text = text[1:]
     line_count = count_lines(text)
+    if is_notebook(filename):
+        # Not the file's name: given a file that exists, CPython reads the error's line from it (the JSON) and
+        # reckons the column on that line.
+        filename = NOTEBOOK_CODE
     try:
         tree = quiet_parse(text, filename)
         return ParsedSource(text, tree, None, line_count)
@@ -327,6 +347,8 @@ def _syntax_error(exc: SyntaxError) -> ParseError:
     )
     line = exc.lineno or 1
     col = max((exc.offset or 1) - 1, 0)
+    if exc.filename == NOTEBOOK_CODE:  # the finding says the cell, line and column
+        return ParseError(f"{label}: {exc.msg}", line, col)
     return ParseError(f"{label}: {exc.msg} (line {line}, column {col + 1})", line, col)
 
 
