@@ -85,7 +85,7 @@ EDITS = {
 }
 
 # edit -> (verdict on 1.18/1.19, verdict on 1.20+); FALSE_REFUSALS: refused on 1.20+ although a re-stamped resume is right
-FALSE_REFUSALS = {"reorder"}
+FALSE_REFUSALS = {"reorder", "literal"}
 EXPECTED = {
     "none": ("ok", "ok"),
     "reorder": ("wrong", "refused"),
