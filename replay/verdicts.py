@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from steplint.replay.interception import Served
 from steplint.replay.observation import Observation
 
 

@@ -305,7 +305,7 @@ def crashed_run(folder: Path, storage: Path, log: Path) -> None:
 def parts(output: Any) -> list[tuple[str, str]]:
     """(call, value) for each part of a workflow output."""
     [text] = output
-    return [tuple(part.strip().split(" -> ")) for part in text.split(";")]  # type: ignore[misc]
+    return [tuple(part.strip().split(" -> ", 1)) for part in text.split(";")]  # type: ignore[misc]
 
 
 def judged_resume(resumed: Any, uninterrupted: Any, ran_again: set[str]) -> str:
