@@ -3,12 +3,15 @@
 Both versions use the same module names, so they cannot share a process: the
 baseline process has the baseline folder first on sys.path (and as its
 working folder), imports the target there, observes each checkpoint and
-prints the observations as JSON.
+prints the observations as JSON. When the checking process has the runtime
+shim installed, the baseline process installs it in the same mode (its keys
+are the ones the checkpoints hold).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -26,8 +29,13 @@ class BaselineError(Exception):
 def observe_baseline(folder: Path, spec: str, storage_folder: Path, checkpoint_ids: list[str]) -> dict[str, Observation]:
     """Each checkpoint's observation under the baseline code, by checkpoint id."""
     command = [sys.executable, "-m", "steplint.replay.baseline", spec, str(storage_folder.resolve()), *checkpoint_ids]
+    environment = dict(os.environ)
+    mode = _shim_mode()
+    if mode:  # the checkpoints were written with the shim's keys: the baseline replays with them too
+        environment[SHIM_VARIABLE] = mode
     completed = subprocess.run(
-        command, cwd=folder, capture_output=True, text=True, timeout=BASELINE_TIMEOUT_SECONDS, check=False
+        command, cwd=folder, capture_output=True, text=True, timeout=BASELINE_TIMEOUT_SECONDS, check=False,
+        env=environment,
     )
     if completed.returncode != 0:
         last_line = (completed.stderr.strip().splitlines() or ["no output"])[-1]
@@ -36,8 +44,22 @@ def observe_baseline(folder: Path, spec: str, storage_folder: Path, checkpoint_i
     return {observation.checkpoint_id: observation for observation in observations}
 
 
+SHIM_VARIABLE = "STEPLINT_REPLAY_SHIM_MODE"
+
+
+def _shim_mode() -> str | None:
+    """The runtime shim's mode when this process has it installed (never imports the shim otherwise)."""
+    shim = sys.modules.get("steplint.runtime_shim")
+    return shim.installed_mode() if shim is not None else None
+
+
 def _main(arguments: list[str]) -> int:
     from agent_framework import FileCheckpointStorage
+
+    if os.environ.get(SHIM_VARIABLE):
+        from steplint import runtime_shim
+
+        runtime_shim.install(mode=os.environ[SHIM_VARIABLE])
 
     spec, storage_folder, *checkpoint_ids = arguments
     try:

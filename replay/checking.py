@@ -23,19 +23,21 @@ def check_checkpoints(
     *,
     baseline: str | Path | None = None,
     target: str | None = None,
+    baseline_target: str | None = None,
     latest: bool = False,
 ) -> list[Verdict]:
     """A verdict for each checkpoint of *workflow_definition*'s workflow in a storage or a FileCheckpointStorage folder.
 
     *baseline* is a folder holding the code that wrote the checkpoints (it needs a folder of checkpoints);
-    *target* names the workflow there as ``module:attribute`` (default: the definition's own module and name).
+    *target* names the workflow as ``module:attribute`` (default: the definition's own module and name), and
+    *baseline_target* names it in the baseline (default: *target*; another when the module was renamed).
     Nothing is written to the storage and no step body runs.
     """
     storage, folder, saved = _checkpoints_of(workflow_definition, storage_or_folder)
     if latest:
         saved = latest_of_each_run(saved)
     readable = [checkpoint for checkpoint in saved if checkpoint.problem is None]
-    baseline_seen, baseline_problem = _baseline_observations(baseline, target, workflow_definition, folder, readable)
+    baseline_seen, baseline_problem = _baseline_observations(baseline, baseline_target or target, workflow_definition, folder, readable)
     verdicts = []
     for checkpoint in saved:
         if checkpoint.problem is not None:

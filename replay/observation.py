@@ -1,7 +1,8 @@
 """One checkpoint replayed through MAF's own run path, up to its first live call.
 
-The outcome is what MAF did: ``resumed`` (it served cached values and reached
-a live call, a pause or the end), ``refused`` (it raised one of its own
+The outcome is what MAF did: ``resumed`` (it served cached values and went on,
+past live calls whose results are not needed, to a use of a live result, a
+pause or the end), ``refused`` (it raised one of its own
 errors: the signature hash, a step definition, a legacy entry it cannot
 replay), ``unreadable`` (the storage could not load or decode the
 checkpoint), or ``failed`` (the workflow body itself raised during replay).
@@ -15,7 +16,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from steplint.replay.interception import Call, LiveCallReached, Served, watching
+from steplint.replay.interception import Call, Live, LiveResultUsed, Served, watching
 from steplint.replay.read_only import ReadOnlyStorage
 
 _BLOCKED_TYPE = re.compile(r"blocked for (?:non-type global|type) '([^']+)'")
@@ -28,9 +29,26 @@ class Observation:
     outcome: str
     reason: str = ""
     served: list[Served] = field(default_factory=list)
-    live_call: Call | None = None
+    live: list[Live] = field(default_factory=list)
     step_code: dict[str, str] = field(default_factory=dict)
     signature_hash: str | None = None  # the hash the code replayed computes (what a re-stamp writes)
+
+    @property
+    def live_call(self) -> Call | None:
+        """The first call MAF would run live."""
+        return self.live[0].call if self.live else None
+
+    def live_before_resume(self) -> list[Call]:
+        """The calls that run live before the resume point (the last cached value served): warnings."""
+        return [item.call for item in self.live if item.served_before < len(self.served)]
+
+    def stopped_early(self) -> bool:
+        """Whether the replay stopped at a use of a live result (so later calls were not seen)."""
+        return self.reason.startswith("stops where")
+
+    def calls(self) -> set[Call]:
+        """Every call the replay saw (served or live)."""
+        return {item.call for item in self.served} | {item.call for item in self.live}
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -38,8 +56,8 @@ class Observation:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Observation:
         served = [Served(item["key"], Call(**item["call"])) for item in data["served"]]
-        live = Call(**data["live_call"]) if data["live_call"] else None
-        fields = {**data, "served": served, "live_call": live}
+        live = [Live(Call(**item["call"]), item["served_before"]) for item in data["live"]]
+        fields = {**data, "served": served, "live": live}
         return cls(**fields)
 
 
@@ -56,6 +74,10 @@ def observe(definition: Any, storage: Any, checkpoint_id: str, *, restamp: bool 
     reader = ReadOnlyStorage(storage, stamp)
     with watching() as watch:
         outcome, reason = _replay(workflow, reader, checkpoint_id)
+    if outcome == "failed" and watch.stopped:  # MAF wrapped the stop in an error of its own
+        outcome, reason = "resumed", f"stops where {watch.stopped}"
+    elif outcome == "failed" and watch.live:  # e.g. str.join refuses a stand-in without calling it
+        outcome, reason = "resumed", f"stops where the workflow body fails after live call(s) ({reason})"
     loaded = reader.loaded
     return Observation(
         checkpoint_id,
@@ -63,7 +85,7 @@ def observe(definition: Any, storage: Any, checkpoint_id: str, *, restamp: bool 
         outcome,
         reason,
         watch.served,
-        watch.live_call,
+        watch.live,
         watch.step_code,
         getattr(workflow, "graph_signature_hash", None),
     )
@@ -72,11 +94,11 @@ def observe(definition: Any, storage: Any, checkpoint_id: str, *, restamp: bool 
 def _replay(workflow: Any, reader: ReadOnlyStorage, checkpoint_id: str) -> tuple[str, str]:
     try:
         asyncio.run(workflow.run(checkpoint_id=checkpoint_id, checkpoint_storage=reader))
-    except LiveCallReached as reached:
-        return "resumed", f"first live call {reached.call.text()}"
+    except LiveResultUsed as stop:
+        return "resumed", f"stops where {stop}"
     except Exception as error:
         return _failure(reader, error)
-    return "resumed", "no live call before the end or a pause"
+    return "resumed", "reaches the end or a pause"
 
 
 def _failure(reader: ReadOnlyStorage, error: Exception) -> tuple[str, str]:

@@ -5,9 +5,11 @@
   when the same replay with the checkpoint re-stamped to the new signature hash
   (in memory) serves every entry to the call the baseline serves it to;
 * ``wrong``: the body raises during replay, or (with a baseline) some cached key is
-  served to another call than in the baseline, or is not served before the first
-  live call (the call that made it runs again, its result is dropped), or a key
-  the baseline never serves is served;
+  served to another call than in the baseline, or the call that made it runs
+  live again, or its step is no longer called at all (its result is dropped), or
+  a key the baseline never serves is served. A key whose call the new code no
+  longer makes (its arguments changed) is not served, and the new call runs
+  live: that is right, and said in the warnings;
 * ``stale`` (with a baseline): every key goes to the same call, but a step whose
   entries are served has another code digest (bytecode, constants, names; not
   line numbers) than in the baseline;
@@ -17,10 +19,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from steplint.replay.interception import Served
 from steplint.replay.observation import Observation
 
 
@@ -33,6 +34,8 @@ class Verdict:
     false_refusal: bool = False
     first_divergence: dict[str, Any] | None = None
     new_signature_hash: str | None = None  # set with false_refusal: the hash --restamp writes
+    warnings: list[str] = field(default_factory=list)
+    live_before_resume: list[str] = field(default_factory=list)  # the calls that run live before the resume point
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -42,6 +45,7 @@ class Verdict:
             "reason": self.reason,
             "false_refusal": self.false_refusal,
             "first_divergence": self.first_divergence,
+            "warnings": self.warnings,
         }
 
 
@@ -65,17 +69,33 @@ def judge(new: Observation, baseline: Observation | None, restamped: Observation
         verdict.reason = f"resumes; the baseline could not replay it ({baseline.outcome}: {baseline.reason})"
     else:
         _compare(verdict, new, baseline)
+    if new.outcome == "resumed" and verdict.verdict != "wrong":
+        _warn_live(verdict, new, baseline)
     return verdict
+
+
+def _warn_live(verdict: Verdict, new: Observation, baseline: Observation | None) -> None:
+    live = new.live_before_resume()
+    verdict.live_before_resume = [call.text() for call in live]
+    verdict.warnings += [f"{call.text()} runs live before the resume point" for call in live]
+    if baseline is not None and baseline.outcome == "resumed":
+        made = new.calls()
+        served = {item.key for item in new.served}
+        verdict.warnings += [
+            f"the cached result of {item.call.text()} (key {item.key}) is not used: the new code no longer makes that call"
+            for item in baseline.served
+            if item.key not in served and item.call not in made
+        ]
 
 
 def _needless(restamped: Observation | None, baseline: Observation | None) -> bool:
     if restamped is None or baseline is None or restamped.outcome != "resumed" or baseline.outcome != "resumed":
         return False
-    return first_divergence(restamped.served, baseline.served) is None
+    return first_divergence(restamped, baseline) is None
 
 
 def _compare(verdict: Verdict, new: Observation, baseline: Observation) -> None:
-    divergence = first_divergence(new.served, baseline.served)
+    divergence = first_divergence(new, baseline)
     if divergence is not None:
         verdict.verdict, verdict.first_divergence = "wrong", divergence
         verdict.reason = divergence["what"]
@@ -90,19 +110,32 @@ def _compare(verdict: Verdict, new: Observation, baseline: Observation) -> None:
     verdict.reason = f"every one of {len(new.served)} cached value(s) goes to the call that made it; {new.reason}"
 
 
-def first_divergence(new: list[Served], baseline: list[Served]) -> dict[str, Any] | None:
-    """The first key, in the baseline's order, that the new code serves to another call (or not at all)."""
-    new_by_key = {item.key: item.call for item in new}
-    for item in baseline:
+def first_divergence(new: Observation, baseline: Observation) -> dict[str, Any] | None:
+    """The first key, in the baseline's order, that the new code serves to another call or wrongly leaves unserved.
+
+    A key left unserved is wrong when the call that made it runs live again, or
+    when its step is not called at all (its result is dropped); when the step is
+    still called, only with other arguments, the new call runs live and that is
+    right (a warning).
+    """
+    new_by_key = {item.key: item.call for item in new.served}
+    live = {item.call for item in new.live}
+    steps_called = {call.step for call in new.calls()}
+    for item in baseline.served:
         taken_by = new_by_key.pop(item.key, None)
-        if taken_by != item.call:
-            served_to = taken_by.text() if taken_by else None
-            what = (
-                f"key {item.key} (made by {item.call.text()}) is served to {served_to}"
-                if taken_by
-                else f"key {item.key} (made by {item.call.text()}) is not served before the first live call"
-            )
-            return {"key": item.key, "written_by": item.call.text(), "served_to": served_to, "what": what}
+        if taken_by == item.call:
+            continue
+        made_by = item.call.text()
+        if taken_by is not None:
+            what = f"key {item.key} (made by {made_by}) is served to {taken_by.text()}"
+        elif item.call in live:
+            what = f"{made_by} completed before the checkpoint and runs again (its key {item.key} is not served)"
+        elif item.call.step not in steps_called and not new.stopped_early():
+            what = f"key {item.key} (made by {made_by}) is dropped: the new code never calls step {item.call.step}"
+        else:
+            continue
+        served_to = taken_by.text() if taken_by else None
+        return {"key": item.key, "written_by": made_by, "served_to": served_to, "what": what}
     for key, call in new_by_key.items():
         what = f"key {key} is served to {call.text()}, which the code that wrote it never serves it to"
         return {"key": key, "written_by": None, "served_to": call.text(), "what": what}

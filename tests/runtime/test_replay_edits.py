@@ -1,0 +1,162 @@
+"""Issue 30: replay-check's verdict on each kind of edit of the suite's workflow, and its truth by a real resume.
+
+The original code (tests/runtime/replay_suite.py) crashes in its 11th step
+call with a FileCheckpointStorage; each edit is applied to a copy;
+check_checkpoints judges the latest checkpoint (taken after 10 calls) with the
+original code as baseline. The check must leave the folder byte for byte as
+it was and run no step body. Then MAF itself says whether the verdict is true:
+the new code resumes a copy of the checkpoint and its output is compared with
+the new code's uninterrupted run (right, wrong or stale, replay_suite.judged_resume);
+a refusal is a ValueError from MAF, and a false refusal is proven by
+re-stamping the copy (steplint.replay.restamp) and resuming it right.
+
+EXPECTED is README's verdict table. The full table runs on 1.18.0 and
+1.23.0; the other releases run SAMPLE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from importlib import metadata
+from pathlib import Path
+
+import agent_framework as maf
+import pytest
+from replay_suite import EDITS, SAMPLE, copy_storage, crashed_run, imported, judged_resume, run, write_code
+
+from steplint.replay import check_checkpoints, restamp
+
+pytestmark = pytest.mark.runtime
+
+VERSION = metadata.version("agent-framework-core")
+FINGERPRINTS = tuple(int(p) for p in VERSION.split(".")[:2]) >= (1, 20)
+FULL_TABLE_RELEASES = ("1.18.0", "1.23.0")
+
+# edit -> (verdict on 1.18-1.19, verdict on 1.20-1.23); "refused, false_refusal" when a re-stamped resume is
+# right; "ok, live" when calls run live before the resume point (warnings)
+EXPECTED = {
+    "none": ("ok", "ok"),
+    "reorder in a helper of the workflow's module": ("wrong", "refused, false_refusal"),
+    "reorder in a helper imported by name": ("wrong", "refused, false_refusal"),
+    "reorder in a helper called as module.func()": ("wrong", "ok"),
+    "an argument in a helper called as module.func()": ("wrong", "ok, live"),
+    "a literal in the workflow body that feeds a step": ("wrong", "refused, false_refusal"),
+    "a module constant passed to a step": ("wrong", "ok, live"),
+    "a module constant read inside a step": ("stale", "stale"),
+    "a step's default argument": ("wrong", "refused"),
+    "reorder calls whose arguments cannot be fingerprinted": ("wrong", "wrong"),
+    "a step body edit": ("stale", "refused"),
+    "a comment line at the top of the workflow's module": ("ok", "refused, false_refusal"),
+    "a comment line at the top of the helpers' module": ("ok", "refused, false_refusal"),
+    "a comment line at the top of the steps' module": ("ok", "refused"),
+    "a formatting-helper edit": ("ok", "refused, false_refusal"),
+    "the workflow's file run under another module name": ("ok", "refused, false_refusal"),
+    "a docstring added to the workflow": ("refused, false_refusal", "refused, false_refusal"),
+    "a local variable of the workflow renamed": ("ok", "refused, false_refusal"),
+    "calls of two different steps swapped in the workflow": ("refused, false_refusal", "refused, false_refusal"),
+    "a step call added before the resume point": ("refused, false_refusal", "refused, false_refusal"),
+    "a step call removed before the resume point": ("refused, false_refusal", "refused, false_refusal"),
+}
+EDIT_NAMES = sorted(EDITS) if VERSION in FULL_TABLE_RELEASES else list(SAMPLE)
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """The original code, its checkpoints (the run crashed in its 11th call) and the step log; made once."""
+    root = tmp_path_factory.mktemp("original")
+    code, storage, log = root / "code", root / "checkpoints", root / "log" / "steps.txt"
+    for folder in (code, log.parent):
+        folder.mkdir()
+    write_code(code)
+    previous = os.environ.get("STEPLINT_SUITE_LOG")
+    os.environ["STEPLINT_SUITE_LOG"] = str(log)
+    try:
+        crashed_run(code, storage, log)
+    finally:
+        if previous is None:
+            os.environ.pop("STEPLINT_SUITE_LOG")
+        else:
+            os.environ["STEPLINT_SUITE_LOG"] = previous
+    return code, storage, log
+
+
+def described(verdict: object) -> str:
+    text = verdict.verdict
+    if verdict.false_refusal:
+        text += ", false_refusal"
+    if verdict.live_before_resume:
+        text += ", live"
+    return text
+
+
+def completed_calls(log: Path) -> set[str]:
+    """The calls that completed in the original run (the last line is the call that crashed)."""
+    return set(log.read_text().splitlines()[:-1])
+
+
+@pytest.mark.parametrize("edit", EDIT_NAMES)
+def test_verdict_is_true(edit: str, original: tuple[Path, Path, Path], tmp_path: Path,
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    code, storage, original_log = original
+    new = tmp_path / "new"
+    new.mkdir()
+    target = write_code(new, edit)
+    checkpoints = copy_storage(storage, tmp_path / "checkpoints")
+    log = tmp_path / "steps.txt"
+    monkeypatch.setenv("STEPLINT_SUITE_LOG", str(log))
+    definition = imported(new, target)
+
+    before = {path.name: path.read_bytes() for path in checkpoints.iterdir()}
+    [verdict] = check_checkpoints(definition, checkpoints, baseline=code, baseline_target="sfflow:pipeline", latest=True)
+    assert {path.name: path.read_bytes() for path in checkpoints.iterdir()} == before, "the check wrote to the folder"
+    assert not log.exists(), "a step body ran during the check"
+    assert described(verdict) == EXPECTED[edit][FINGERPRINTS], verdict
+
+    uninterrupted = run(definition, message=1)
+    log.unlink()
+    resume_copy = copy_storage(storage, tmp_path / "resume")
+    try:
+        resumed = run(definition, checkpoint_id=verdict.checkpoint_id,
+                      checkpoint_storage=maf.FileCheckpointStorage(str(resume_copy)))
+    except ValueError as refusal:
+        assert verdict.verdict == "refused", refusal
+        _refusal_is_true(verdict, definition, resume_copy, uninterrupted, completed_calls(original_log), log)
+        return
+    ran = log.read_text().splitlines()
+    truth = judged_resume(resumed, uninterrupted, completed_calls(original_log) & set(ran))
+    assert truth == {"ok": "right"}.get(verdict.verdict, verdict.verdict), (truth, verdict, resumed, uninterrupted)
+    if verdict.verdict == "wrong":
+        assert verdict.first_divergence is not None
+    # the warned calls are exactly the ones that ran live before the resume point (final, the crash point, on)
+    assert verdict.live_before_resume == [_call_text(line) for line in ran[: ran.index("final(1)")]]
+
+
+def _call_text(log_line: str) -> str:
+    step, _, arguments = log_line.partition("(")
+    values = [json.dumps(int(v) if v.isdigit() else v) for v in arguments.rstrip(")").split(",")]
+    return f"{step}({', '.join(values)})"
+
+
+def _refusal_is_true(verdict: object, definition: object, copy: Path, uninterrupted: object,
+                     completed: set[str], log: Path) -> None:
+    """A false refusal resumes right once re-stamped; any other refusal does not (MAF refuses again, or it is wrong)."""
+    if verdict.false_refusal:
+        assert restamp(copy, [verdict])[0] == [verdict.checkpoint_id]
+    else:  # re-stamp by hand with the hash a run of the new code computes
+        workflow = definition.build()
+        asyncio.run(workflow.run(message=1))
+        log.unlink()
+        path = copy / f"{verdict.checkpoint_id}.json"
+        data = json.loads(path.read_text())
+        data["graph_signature_hash"] = workflow.graph_signature_hash
+        path.write_text(json.dumps(data))
+    try:
+        resumed = run(definition, checkpoint_id=verdict.checkpoint_id, checkpoint_storage=maf.FileCheckpointStorage(str(copy)))
+    except ValueError:
+        assert not verdict.false_refusal, "a proven false refusal is still refused once re-stamped"
+        return
+    ran = set(log.read_text().splitlines()) if log.exists() else set()
+    truth = judged_resume(resumed, uninterrupted, completed & ran)
+    assert (truth == "right") == verdict.false_refusal, (truth, verdict)
