@@ -18,7 +18,9 @@ class StepCallsStep(Rule):
     ## What it does
     Finds a call to a step lexically inside another step's body: awaited,
     passed to `asyncio.gather`/`create_task`/`TaskGroup.create_task`, or
-    stored. Nested functions and lambdas in the body count. Calling
+    stored. Nested functions and lambdas in the body count. A step given to
+    a `contextlib` exit stack (`stack.push_async_callback(inner, x)`) is
+    called where the stack's `with` block ends, and is reported there. Calling
     `inner.__wrapped__(...)` runs the inner code inline and is not reported.
 
     ## Why is this bad?

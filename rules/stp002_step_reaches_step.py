@@ -17,8 +17,13 @@ class StepReachesStep(Rule):
     ## What it does
     Finds a call in a step's body to a plain (non-step) function or method of
     the analyzed code that, directly or through other plain functions, calls
-    a step. The finding is at the call in the outer step, and the message
-    shows the chain `outer -> helper -> inner`.
+    a step. The methods Python calls for the body are calls too:
+    `async with x` (`__aenter__`, and `__aexit__` where the block ends),
+    `async for` (`__aiter__`/`__anext__`), `for`, `await obj` (`__await__`),
+    a property's getter and `__getattr__`; they are reported at the `with`
+    or `for` line, the `await`, or the attribute read. The finding is at the
+    call in the outer step, and the message shows the chain
+    `outer -> helper -> inner`.
 
     ## Why is this bad?
     It is STP001 in disguise: the helper runs inside the outer step's body,

@@ -31,6 +31,7 @@ from steplint.analysis.values import (
     Value,
     Values,
     bounded,
+    const,
 )
 from steplint.core.summary import ModuleSummary
 
@@ -93,10 +94,31 @@ class AttributeLookup:
 
     def instance_attribute(self, instance: InstanceValue, name: str, frame: Frame) -> Values:
         own = self.session.read_cell(instance, name)
-        from_class = self.class_attribute(instance.cls, name, instance, frame)
+        order = self.mro(instance.cls)
+        from_class = self._through(order, name, instance, frame)
         if own:
             return own | (from_class - ONLY_UNKNOWN)
+        if not _is_special(name) and self._missing(order, name):
+            # Found neither on the instance nor in the class order: Python calls ``type(obj).__getattr__(obj, name)``.
+            fallback = [v for v in self._through(order, "__getattr__", instance, frame) if isinstance(v, BoundMethod)]
+            if fallback:
+                site = frame.site if frame is not None else None
+                return self.session.call(frozenset(fallback), [const(name)], [], site, frame)
         return from_class
+
+    def special_method(self, instance: InstanceValue, name: str, frame: Frame) -> Values:
+        """``type(obj).name`` bound to ``obj``: Python looks a protocol method up on the class only, never on the
+        instance nor through ``__getattr__``."""
+        return self.class_attribute(instance.cls, name, instance, frame)
+
+    def _missing(self, order: list, name: str) -> bool:
+        """``name`` is in none of the classes of ``order`` (an outside class other than ``object`` may have it)."""
+        for owner in order:
+            if isinstance(owner, ExternalValue):
+                return owner.name == "builtins.object"
+            if self.session.read_cell(owner, name):
+                return False
+        return True
 
     def class_attribute(self, cls: ClassValue, name: str, receiver: Value | None, frame: Frame) -> Values:
         """``name`` looked up through the MRO of ``cls``."""
@@ -135,8 +157,9 @@ class AttributeLookup:
             if value.kind == "classmethod":
                 cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else owner
                 return frozenset({BoundMethod(value.function, cls)})
-            if value.kind == "property" and isinstance(receiver, InstanceValue):
-                return self.session.call(frozenset({BoundMethod(value.function, receiver)}), [], [], None, frame)
+            if value.kind == "property" and isinstance(receiver, InstanceValue):  # the getter runs where it is read
+                site = frame.site if frame is not None else None
+                return self.session.call(frozenset({BoundMethod(value.function, receiver)}), [], [], site, frame)
             return ONLY_UNKNOWN
         if isinstance(value, FunctionValue) and isinstance(receiver, InstanceValue):
             return frozenset({BoundMethod(value, receiver)})
@@ -267,6 +290,11 @@ class AttributeLookup:
             else:
                 found.add(UNKNOWN)
         return bounded(found)
+
+
+def _is_special(name: str) -> bool:
+    """A dunder name: Python's protocols look these up on the class, so ``__getattr__`` never answers them here."""
+    return name.startswith("__") and name.endswith("__")
 
 
 def _index(base: ContainerValue, key: ConstValue) -> object:

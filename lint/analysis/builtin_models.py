@@ -28,6 +28,7 @@ from steplint.analysis.values import (
     DescriptorValue,
     ExternalValue,
     FunctionValue,
+    InstanceValue,
     PartialValue,
     SuperValue,
     Value,
@@ -47,8 +48,10 @@ class ModelSession(Protocol):
     def call_one(self, callee: Value, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values: ...
     def unit_for(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list,
                  frame: Frame) -> Unit | None: ...
-    def iterate(self, values: Values, frame: Frame) -> Values: ...
-    def awaited(self, values: Values) -> Values: ...
+    def iterate(self, values: Values, frame: Frame, span: Span | None = None, is_async: bool = False) -> Values: ...
+    def awaited(self, values: Values, frame: Frame | None = None, span: Span | None = None) -> Values: ...
+    def enter(self, values: Values, frame: Frame, is_async: bool, span: Span | None = None) -> Values: ...
+    def exit(self, values: Values, frame: Frame, is_async: bool, span: Span | None = None) -> None: ...
     def attribute(self, values: Values, name: str, frame: Frame) -> Values: ...
     def item(self, bases: Values, keys: Values, frame: Frame) -> Values: ...
     def read_cell(self, value: Value, key: object) -> Values: ...
@@ -315,15 +318,30 @@ def _copy_of(kind: str) -> Model:
 
 
 def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``dict(mapping, k=v, **other)``: the mapping's keys, then each keyword's, a later one replacing (as Python)."""
     container = ContainerValue("dict", _site(span, frame), session.id)
-    session.write_cell(container, ANY, EMPTY, frame)
+    known: dict[object, Values] = {}
+    anywhere: set = set()
+
+    def spread(values: Values) -> None:
+        dicts = [o for o in values if isinstance(o, ContainerValue) and o.kind == "dict"]
+        for other in dicts:
+            for key in session.container_keys(other):
+                if key == ANY:
+                    anywhere.update(session.read_cell(other, key))
+                elif not isinstance(key, tuple):
+                    known[key] = known.get(key, EMPTY) | session.read_cell(other, key)
+
     for values in _args(args):
-        for other in values:
-            if isinstance(other, ContainerValue) and other.kind == "dict":
-                for key in session.container_keys(other):
-                    session.write_cell(container, key, session.read_cell(other, key), frame)
+        spread(values)
     for key, values in kwargs:
-        session.write_cell(container, key if key != "**" else ANY, values, frame)
+        if key == "**":
+            spread(values)
+        else:
+            known[key] = values  # a keyword surely replaces what the mapping gave that key
+    session.write_cell(container, ANY, bounded(anywhere) if anywhere else EMPTY, frame)
+    for key, values in known.items():
+        session.write_cell(container, key, values, frame, exact=True)
     return frozenset({container})
 
 
@@ -438,6 +456,69 @@ def _context_manager(session: ModelSession, args: list, kwargs: list, span: Span
         {BuiltinMethod(v, "#contextmanager") for v in _first(args)})
 
 
+# --- contextlib's exit stacks ------------------------------------------------------------------
+
+#: The kind of container an ``ExitStack()``/``AsyncExitStack()`` is: its cells hold what runs when it unwinds.
+EXIT_STACK = "exit_stack"
+
+#: What each method of an exit stack does, as data: ("enter", async) enters its argument now and exits it when
+#: the stack unwinds; ("callback", async) calls ``f(*args, **kwargs)`` then; ("exit", async) calls ``f(*exc)``
+#: (or an object's ``__exit__``/``__aexit__``) then; ("unwind", async) unwinds the stack now (``close``/``aclose``).
+#: The stack unwinds where its ``with`` block ends: the calls are reported at the ``with`` statement.
+EXIT_STACK_METHODS: dict[str, tuple[str, bool]] = {
+    "enter_context": ("enter", False),
+    "enter_async_context": ("enter", True),
+    "callback": ("callback", False),
+    "push_async_callback": ("callback", True),
+    "push": ("exit", False),
+    "push_async_exit": ("exit", True),
+    "close": ("unwind", False),
+    "aclose": ("unwind", True),
+}
+
+
+def _exit_stack(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    return frozenset({ContainerValue(EXIT_STACK, _site(span, frame), session.id)})
+
+
+def _exit_stack_method(session: ModelSession, stack: ContainerValue, name: str, args: list, kwargs: list,
+                       span: Span | None, frame: Frame) -> Values:
+    action, is_async = EXIT_STACK_METHODS[name]
+    if action == "unwind":
+        unwind(session, stack, span, frame, only_async=None if is_async else False)
+        return ONLY_UNKNOWN
+    first = _first(args)
+    if action == "enter":
+        entered = session.enter(first, frame, is_async, span)
+        session.write_cell(stack, ("#managers", is_async), first, frame)
+        return ONLY_UNKNOWN if is_async else entered  # ``await stack.enter_async_context(cm)``: not followed
+    if action == "callback":
+        session.write_cell(stack, ("#callbacks", is_async), _partial(session, args, kwargs, span, frame), frame)
+    else:
+        session.write_cell(stack, ("#exits", is_async), first, frame)
+    return first or ONLY_UNKNOWN
+
+
+def unwind(session: ModelSession, stack: ContainerValue, span: Span | None, frame: Frame,
+           only_async: bool | None = None) -> None:
+    """What an exit stack runs when it unwinds (``only_async=False``: a sync ``close()``, which runs no coroutine)."""
+    for is_async in (False, True):
+        if only_async is False and is_async:
+            continue
+        session.exit(session.read_cell(stack, ("#managers", is_async)), frame, is_async, span)
+        for callback in session.read_cell(stack, ("#callbacks", is_async)):
+            made = session.call_one(callback, [], [], span, frame)
+            if is_async:
+                session.awaited(made, frame, span)
+        for handler in session.read_cell(stack, ("#exits", is_async)):
+            if isinstance(handler, InstanceValue):  # ``push(cm)``: its ``__exit__``
+                session.exit(frozenset({handler}), frame, is_async, span)
+            else:
+                made = session.call_one(handler, [ONLY_UNKNOWN] * 3, [], span, frame)
+                if is_async:
+                    session.awaited(made, frame, span)
+
+
 _HANDLERS: dict[str, Model] = {
     "functools.partial": _partial,
     "functools.wraps": _decorator_factory,
@@ -488,6 +569,8 @@ _HANDLERS: dict[str, Model] = {
     "asyncio.get_event_loop().run_in_executor": _run_callable(1),
     "contextlib.contextmanager": _context_manager,
     "contextlib.asynccontextmanager": _context_manager,
+    "contextlib.ExitStack": _exit_stack,
+    "contextlib.AsyncExitStack": _exit_stack,
 }
 
 
@@ -504,6 +587,10 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
         return _GETTERS[name](session, receiver, _args(args), frame)
     if isinstance(receiver, DescriptorValue):
         return frozenset({receiver})  # ``@prop.setter``: the property stays (its getter is what reads see)
+    if isinstance(receiver, ContainerValue) and receiver.kind == EXIT_STACK:
+        if name not in EXIT_STACK_METHODS:
+            return ONLY_UNKNOWN
+        return _exit_stack_method(session, receiver, name, args, kwargs, span, frame)
     model = _CONTAINER_METHODS.get(name)
     if not isinstance(receiver, ContainerValue) or model is None:
         return ONLY_UNKNOWN

@@ -145,17 +145,22 @@ class ModuleFlow:
     def _site_index(self) -> dict[tuple[str, SiteKey], dict[Value, set[int]]]:
         if self._sites is None:
             sites: dict[tuple[str, SiteKey], dict[Value, set[int]]] = {}
+            implicit: set[tuple[str, SiteKey]] = set()
             for unit in self.session.units.values():
+                implicit.update((unit.module.path, site_key(c.span)) for c in unit.summary.implicit_calls)
                 for key, calls in unit.site_calls.items():
                     merged = sites.setdefault((unit.module.path, key), {})
                     for callee, units in calls.items():
                         merged.setdefault(callee, set()).update(units)
+            for where in implicit & sites.keys():
+                sites[where] = ProtocolCalls(sites[where])
             self._sites = sites
         return self._sites
 
     def calls_at(self, module: ModuleSummary, span: Span) -> dict[Value, set[int]]:
         """The values the call at ``span`` may call, each with the units it ran (empty: not analyzed code)."""
         return self._site_index().get((module.path, site_key(span)), {})
+
 
     def callees(self, module: ModuleSummary, span: Span) -> Values:
         return frozenset(self.calls_at(module, span))
@@ -217,8 +222,15 @@ def steps_among(values: Values, kind: str = "step") -> list[StepValue]:
     return sorted((v for v in values if isinstance(v, StepValue) and v.kind == kind), key=stable_key)
 
 
+class ProtocolCalls(dict):
+    """The calls Python makes for a statement or expression (``ModuleFlow.calls_at`` of an implicit call site):
+    every one of them runs, none is an alternative to another."""
+
+
 def candidates(values: Values) -> int:
     """How many values a callee may be, the unknown aside (for "one of N values")."""
+    if isinstance(values, ProtocolCalls):
+        return 1 if values else 0
     return len([v for v in values if v is not UNKNOWN and not isinstance(v, (ContainerValue, ExternalValue))])
 
 

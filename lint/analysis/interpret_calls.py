@@ -368,9 +368,10 @@ class Calls:
 
     # --- iterating, awaiting, entering ----------------------------------------------------------
 
-    def awaited(self, values: Values) -> Values:
+    def awaited(self, values: Values, frame: Frame | None = None, span: Span | None = None) -> Values:
+        """What ``await`` of any of ``values`` gives; an instance's ``type(obj).__await__`` runs at ``span``."""
         found: set = set()
-        for value in values:
+        for value in ordered(values):
             if isinstance(value, CoroutineValue):
                 unit = self.session.engine.units.get(value.unit)
                 if unit is not None:
@@ -382,14 +383,19 @@ class Calls:
                 found.add(ExternalValue(f"{value.name}.await"))
             elif isinstance(value, ContainerValue) and value.kind == "gathered":
                 found.add(value)
+            elif isinstance(value, InstanceValue) and frame is not None:
+                # What ``__await__``'s iterator returns is not followed: the value is unknown, its calls are not.
+                self.call(self.session.special_method(value, "__await__", frame), [], [], span, frame)
+                found.add(UNKNOWN)
             else:
                 found.add(UNKNOWN)
         return bounded(found) if found else EMPTY
 
-    def iterate(self, values: Values, frame: Frame) -> Values:
-        """What iterating any of ``values`` gives."""
+    def iterate(self, values: Values, frame: Frame, span: Span | None = None, is_async: bool = False) -> Values:
+        """What iterating any of ``values`` gives (``async for`` with ``is_async``); protocol methods run at ``span``."""
         session = self.session
         found: set = set()
+        first, following = ("__aiter__", "__anext__") if is_async else ("__iter__", "__next__")
         for value in ordered(values):
             if isinstance(value, ContainerValue):
                 found.update(session.read_all_cells(value))
@@ -398,28 +404,28 @@ class Calls:
                 session.observed.add(("yields", value.unit))
                 found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
             elif isinstance(value, InstanceValue):
-                iterators = self.call(session.instance_attribute(value, "__iter__", frame), [], [], None, frame)
+                iterators = self.call(session.special_method(value, first, frame), [], [], span, frame)
                 for iterator in iterators:
                     if isinstance(iterator, InstanceValue):
-                        found.update(self.call(session.instance_attribute(iterator, "__next__", frame), [], [], None, frame))
+                        made = self.call(session.special_method(iterator, following, frame), [], [], span, frame)
+                        found.update(self.awaited(made, frame, span) if is_async else made)
                     elif iterator is not UNKNOWN:
-                        found.update(self.iterate(frozenset({iterator}), frame))
+                        found.update(self.iterate(frozenset({iterator}), frame, span, is_async))
                     else:
                         found.add(UNKNOWN)
             else:
                 found.add(UNKNOWN)
         return bounded(found) if found else EMPTY
 
-    def enter(self, values: Values, frame: Frame, is_async: bool) -> Values:
+    def enter(self, values: Values, frame: Frame, is_async: bool, span: Span | None = None) -> Values:
+        """The value ``with``/``async with`` binds; an instance's ``__enter__``/``__aenter__`` runs at ``span``."""
         session = self.session
         found: set = set()
         for value in ordered(values):
             if isinstance(value, InstanceValue):
-                entered = self.call(session.instance_attribute(value, "__aenter__" if is_async else "__enter__", frame),
-                                    [], [], None, frame)
-                found.update(self.awaited(entered) if is_async else entered)
-                self.call(session.instance_attribute(value, "__aexit__" if is_async else "__exit__", frame),
-                          [ONLY_UNKNOWN, ONLY_UNKNOWN, ONLY_UNKNOWN], [], None, frame)
+                entered = self.call(session.special_method(value, "__aenter__" if is_async else "__enter__", frame),
+                                    [], [], span, frame)
+                found.update(self.awaited(entered, frame, span) if is_async else entered)
             elif isinstance(value, ContextManagerValue):
                 unit = session.engine.units.get(value.unit)
                 session.observed.add(("yields", value.unit))
@@ -427,6 +433,18 @@ class Calls:
             else:
                 found.add(value)  # ``async with asyncio.TaskGroup() as tg``: the value the call made
         return bounded(found) if found else ONLY_UNKNOWN
+
+    def exit(self, values: Values, frame: Frame, is_async: bool, span: Span | None = None) -> None:
+        """The end of a ``with`` block: ``__exit__``/``__aexit__`` runs at ``span``, and what an exit stack holds."""
+        session = self.session
+        for value in ordered(values):
+            if isinstance(value, InstanceValue):
+                exited = self.call(session.special_method(value, "__aexit__" if is_async else "__exit__", frame),
+                                   [ONLY_UNKNOWN, ONLY_UNKNOWN, ONLY_UNKNOWN], [], span, frame)
+                if is_async:
+                    self.awaited(exited, frame, span)
+            elif isinstance(value, ContainerValue) and value.kind == builtin_models.EXIT_STACK:
+                builtin_models.unwind(session, value, span, frame)
 
 
 def _positional(args: list, index: int) -> Values:

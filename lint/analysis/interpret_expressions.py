@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import Frame, SessionApi, made_at, truth
+from steplint.analysis.interpret_shared import Frame, SessionApi, container_key, made_at, truth
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -135,7 +135,12 @@ class Expressions:
         return const(node.value)
 
     def _attribute(self, node: Attr, frame: Frame) -> Values:
-        return self.session.attribute(self.expr(node.base, frame), node.attr, frame)
+        base = self.expr(node.base, frame)
+        outer, frame.site = frame.site, node.span or frame.site  # a getter or ``__getattr__`` runs here
+        try:
+            return self.session.attribute(base, node.attr, frame)
+        finally:
+            frame.site = outer
 
     def _subscript(self, node: Subscript, frame: Frame) -> Values:
         base = self.expr(node.base, frame)
@@ -148,7 +153,11 @@ class Expressions:
         return frozenset(v for v in base if isinstance(v, ClassValue)) or ONLY_UNKNOWN
 
     def _await(self, node: Await, frame: Frame) -> Values:
-        return self.session.awaited(self.expr(node.value, frame))
+        outer, frame.site = frame.site, node.span or frame.site  # ``await self.prop``: the getter runs here
+        try:
+            return self.session.awaited(self.expr(node.value, frame), frame, node.span)
+        finally:
+            frame.site = outer
 
     def _choice(self, node: Choice, frame: Frame) -> Values:
         known = None
@@ -182,13 +191,25 @@ class Expressions:
     def _operation(self, node: BinOpForm | UnionExpr, frame: Frame) -> Values:
         is_union = type(node) is UnionExpr
         parts = node.items if is_union else (node.left, node.right)  # type: ignore[union-attr]
-        found = set()
-        for part in parts:
-            found.update(self.expr(part, frame))
+        operands = [self.expr(part, frame) for part in parts]
+        found = set().union(*operands)
         containers = frozenset(v for v in found if isinstance(v, ContainerValue))
+        if (is_union or node.op == "|") and containers and all(v.kind == "dict" for v in containers):  # type: ignore[union-attr]
+            return self._dict_union(parts, operands, frame)
         if containers and (is_union or node.op == "+"):  # type: ignore[union-attr]
             return containers  # a concatenation: its items are the operands' items
         return ONLY_UNKNOWN
+
+    def _dict_union(self, parts: tuple, operands: list[Values], frame: Frame) -> Values:
+        """``d | e``: a new dict, ``e``'s keys over ``d``'s."""
+        session = self.session
+        sites = sorted((v.site for values in operands for v in values if isinstance(v, ContainerValue)), key=repr)
+        container = ContainerValue("dict", ("union", *sites), session.id)
+        merged = DictMerge(session)
+        for part, values in zip(parts, operands):
+            merged.spread(values, _literal_keys(part))
+        merged.write(container, frame)
+        return frozenset({container})
 
     def _opaque(self, node: Opaque, frame: Frame) -> Values:
         for part in node.parts:
@@ -230,18 +251,18 @@ class Expressions:
         return frozenset({container})
 
     def _dict_display(self, node: Display, frame: Frame) -> Values:
+        """``{k: v, **other}``: each literal key holds what its last writer gave it, as Python keeps it."""
         session = self.session
         container = ContainerValue("dict", (frame.unit.module.path, node.site), session.id)
         frame.mark_fresh(container)
-        session.write_cell(container, ANY, EMPTY, frame)
+        merged = DictMerge(session)
         for key, value in zip(node.keys, node.items):
             values = self.expr(value, frame)
-            if key is None:  # ``**other``
-                for other in values:
-                    if isinstance(other, ContainerValue):
-                        session.write_cell(container, ANY, session.read_all_cells(other), frame)
-                continue
-            session.store_item(container, self.expr(key, frame), values, frame, exact=True)
+            if key is None:  # ``**other``: an inline display surely has its literal keys
+                merged.spread(values, _literal_keys(value))
+            else:
+                merged.put(self.expr(key, frame), values)
+        merged.write(container, frame)
         return frozenset({container})
 
     def _comprehension(self, node: Comprehension, frame: Frame) -> Values:
@@ -253,6 +274,7 @@ class Expressions:
         inner.local_names = frame.local_names | _comprehension_names(node)
         inner.conditional = frame.conditional + 1
         inner.cells = frame.cells
+        inner.site = frame.site
         self._generators(node, 0, inner, container)
         # Walrus targets bind in the enclosing function.
         for name, values in inner.env.items():
@@ -271,7 +293,17 @@ class Expressions:
                 session.write_cell(container, ANY, value, frame)
             return
         generator = node.generators[index]
-        elements = session.iterate(self.expr(generator.iter, frame), frame)
+        iterated = self.expr(generator.iter, frame)
+        exact = session.exact_items(iterated) if node.kind == "dict" and len(node.generators) == 1 else None
+        if exact is not None and len(exact) <= MAX_UNROLLED:
+            # ``{k: f for k, f in [("run", a), ("stop", b)]}``: each item binds its own key and value, as Python runs it.
+            for item in exact:
+                session.assign(generator.target, item, frame)
+                for condition in generator.conditions:
+                    self.expr(condition, frame)
+                self._generators(node, index + 1, frame, container)
+            return
+        elements = session.iterate(iterated, frame)
         session.assign(generator.target, elements if elements else EMPTY, frame)
         for condition in generator.conditions:
             self.expr(condition, frame)
@@ -300,6 +332,59 @@ class Expressions:
                 session.write_cell(made, ANY, session.read_all_cells(base), frame)
             found.add(made)
         return frozenset(found)
+
+
+MAX_UNROLLED = 32  # items of a dict comprehension's iterable run one by one (as MAX_VALUES bounds a name)
+
+
+class DictMerge:
+    """The keys of a dict being built, in the order Python writes them: a key written surely replaces what it held."""
+
+    def __init__(self, session: SessionApi):
+        self.session = session
+        self.known: dict[object, Values] = {}
+        self.anywhere: set = set()
+
+    def put(self, keys: Values, values: Values) -> None:
+        literal = [k for k in keys if isinstance(k, ConstValue)]
+        if len(literal) == 1 and len(keys) == 1:
+            self.known[container_key(literal[0])] = values
+            return
+        for key in literal:
+            index = container_key(key)
+            self.known[index] = self.known.get(index, EMPTY) | values
+        if len(literal) != len(keys):
+            self.anywhere.update(values)
+
+    def spread(self, others: Values, sure: frozenset) -> None:
+        """``**other``: its keys; those it surely has (``sure``, when it is the only dict it may be) replace."""
+        session = self.session
+        dicts = [o for o in others if isinstance(o, ContainerValue)]
+        for other in dicts:
+            for key in session.container_keys(other):
+                values = session.read_cell(other, key)
+                if key == ANY:
+                    self.anywhere.update(values)
+                elif not isinstance(key, tuple):
+                    replace = len(dicts) == 1 and key in sure
+                    self.known[key] = values if replace else self.known.get(key, EMPTY) | values
+
+    def write(self, container: ContainerValue, frame: Frame) -> None:
+        session = self.session
+        session.write_cell(container, ANY, bounded(self.anywhere) if self.anywhere else EMPTY, frame)
+        for key, values in self.known.items():
+            session.write_cell(container, key, values, frame, exact=True)
+
+
+def _literal_keys(node: Expr) -> frozenset:
+    """The keys a dict display surely has: its literal keys (none when it spreads another)."""
+    if type(node) is not Display or node.kind != "dict" or any(k is None for k in node.keys):  # type: ignore[union-attr]
+        return frozenset()
+    sure = set()
+    for key in node.keys:  # type: ignore[union-attr]
+        if type(key) is Const:
+            sure.update(container_key(v) for v in const(key.value) if isinstance(v, ConstValue))  # type: ignore[union-attr]
+    return frozenset(sure)
 
 
 def _comprehension_names(node: Comprehension) -> frozenset[str]:

@@ -152,12 +152,21 @@ class Statements:
         self.block(node.final, frame)
 
     def _with(self, node: WithStmt, frame: Frame) -> None:
-        for context, target in node.items:
-            values = self.session.expr(context, frame)
-            entered = self.session.enter(values, frame, node.is_async)
+        managers = []
+        for position, (context, target) in enumerate(node.items):
+            span = node.spans[position] if position < len(node.spans) else None
+            outer, frame.site = frame.site, span or frame.site
+            try:
+                values = self.session.expr(context, frame)
+                entered = self.session.enter(values, frame, node.is_async, span)
+            finally:
+                frame.site = outer
+            managers.append((values, span))
             if target is not None:
                 self.assign(target, entered, frame)
         self.block(node.body, frame)
+        for values, span in reversed(managers):  # the exits run when the block ends, innermost first
+            self.session.exit(values, frame, node.is_async, span)
 
     def _raise(self, node: RaiseStmt, frame: Frame) -> None:
         if node.value is not None:
@@ -194,7 +203,11 @@ class Statements:
         session = self.session
         elements = EMPTY
         if node.iter is not None:
-            elements = session.iterate(session.expr(node.iter, frame), frame)
+            outer, frame.site = frame.site, node.span or frame.site
+            try:
+                elements = session.iterate(session.expr(node.iter, frame), frame, node.span, node.is_async)
+            finally:
+                frame.site = outer
         elif node.test is not None:
             session.expr(node.test, frame)
         before = frame.copy_env()

@@ -247,6 +247,7 @@ class Session:
         self.read_cell_here, self.write_global = heap.read_cell_here, heap.write_global
         self.attributes = attributes = AttributeLookup(self)
         self.attribute, self.instance_attribute = attributes.attribute, attributes.instance_attribute
+        self.special_method = attributes.special_method
         self.mro, self.module_attribute = attributes.mro, attributes.module_attribute
         self.global_fallback, self.item = attributes.global_fallback, attributes.item
         self.store_attribute, self.store_item = attributes.store_attribute, attributes.store_item
@@ -260,7 +261,7 @@ class Session:
         self.class_made, self.class_decorated = records.class_made, records.class_decorated
         self.calls = calls = Calls(self)
         self.call, self.call_one, self.unit_for = calls.call, calls.call_one, calls.unit_for
-        self.iterate, self.awaited, self.enter = calls.iterate, calls.awaited, calls.enter
+        self.iterate, self.awaited, self.enter, self.exit = calls.iterate, calls.awaited, calls.enter, calls.exit
 
     # --- running -------------------------------------------------------------------
 

@@ -329,13 +329,14 @@ class Analysis:
         yield from self.lexical_calls(item.module, item.body)
 
     def lexical_calls(self, module: ModuleSummary, function: FunctionSummary) -> Iterator[tuple[FunctionSummary, CallSite]]:
-        for call in function.calls:
-            yield function, call
-        for nested in self.index.lexical_descendants(module, function):
-            if self._inside_nested_body(module, nested, function):
+        """The body's calls, then the protocol methods Python calls for it (``implicit_calls``), nested ones after."""
+        for function_or_nested in (function, *self.index.lexical_descendants(module, function)):
+            if function_or_nested is not function and self._inside_nested_body(module, function_or_nested, function):
                 continue
-            for call in nested.calls:
-                yield nested, call
+            for call in function_or_nested.calls:
+                yield function_or_nested, call
+            for call in function_or_nested.implicit_calls:
+                yield function_or_nested, call
 
     def _inside_nested_body(self, module: ModuleSummary, nested: FunctionSummary, outer: FunctionSummary) -> bool:
         current: FunctionSummary | None = nested

@@ -99,10 +99,14 @@ class Display:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Attr:
-    """``base.attr`` where ``base`` is not a dotted name (``make().send``, ``items[0].run``)."""
+    """``base.attr`` where ``base`` is not a dotted name (``make().send``, ``items[0].run``).
+
+    ``span`` is where a property's getter or a ``__getattr__`` runs when the read is not a call's callee.
+    """
 
     base: "Expr"
     attr: str
+    span: "Span | None" = None
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -121,7 +125,10 @@ class Starred:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Await:
+    """``await value``; ``span`` (the whole expression) is where ``type(value).__await__`` runs."""
+
     value: "Expr"
+    span: "Span | None" = None
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -275,13 +282,18 @@ class LoopStmt:
     test: Expr | None
     body: tuple["Stmt", ...]
     orelse: tuple["Stmt", ...]
+    is_async: bool = False
+    span: Span | None = None  # ``for target in iter``: where ``__iter__``/``__next__`` (``__aiter__``/``__anext__``) run
 
 
 @dataclass(slots=True)
 class WithStmt:
+    """``spans``: per item, from the statement's start to the item's end, where its ``__enter__``/``__exit__`` run."""
+
     items: tuple[tuple[Expr, TargetForm | None], ...]
     body: tuple["Stmt", ...]
     is_async: bool
+    spans: tuple[Span, ...] = ()
 
 
 @dataclass(slots=True)
@@ -464,6 +476,9 @@ class FunctionSummary:
     returns: Expr | None = None  # the return annotation
     is_generator: bool = False  # its body yields
     is_lambda: bool = False  # a lambda: ``calls`` stay with the function that holds it
+    #: Where Python calls a protocol method for the body (``async with``, ``for``, ``await x``, ``make().prop``):
+    #: the operand as ``callee``, the statement's or expression's span (never a call's own span).
+    implicit_calls: list[CallSite] = field(default_factory=list)
 
 
 @dataclass(slots=True)

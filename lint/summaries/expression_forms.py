@@ -9,6 +9,7 @@ table's fallback.
 from __future__ import annotations
 
 import ast
+import operator
 from typing import Callable, Iterator
 
 from steplint.core.summary import (
@@ -151,7 +152,9 @@ _Maker = Callable[[ExpressionForms, ast.AST], Expr]
 
 def _attribute(forms: ExpressionForms, node: ast.Attribute) -> Expr:
     dotted = dotted_name(node)
-    return forms.ref(dotted) if dotted is not None else Attr(forms.of(node.value), node.attr)
+    if dotted is not None:
+        return forms.ref(dotted)
+    return Attr(forms.of(node.value), node.attr, forms.span_of(node) if forms.makers is _SITED else None)
 
 
 def _constant(forms: ExpressionForms, node: ast.Constant) -> Expr:
@@ -191,9 +194,16 @@ def _lambda(forms: ExpressionForms, node: ast.Lambda) -> Expr:
     return LambdaForm(qualname) if qualname is not None else forms.display("lambda")
 
 
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
+
+
 def _unary(forms: ExpressionForms, node: ast.UnaryOp) -> Expr:
+    """``-1``, ``not 0``: the constant Python computes (``t[::-1]`` steps backwards); else the operand's parts."""
     if type(node.operand) is ast.Constant:
-        return forms.const(node.operand.value)
+        try:
+            return forms.const(_UNARY[type(node.op)](node.operand.value))
+        except (TypeError, ValueError):  # ``-"a"``: Python raises; its value is unknown
+            pass
     return forms.fallback(forms, node)
 
 
@@ -247,7 +257,7 @@ def _generators(forms: ExpressionForms, generators: list[ast.comprehension]) -> 
 
 
 def _await(forms: ExpressionForms, node: ast.Await) -> Expr:
-    return Await(forms.of(node.value))
+    return Await(forms.of(node.value), forms.span_of(node))
 
 
 def _starred(forms: ExpressionForms, node: ast.Starred) -> Expr:

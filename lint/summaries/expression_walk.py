@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from steplint.core.summary import CallSite, Expr, FunctionSummary, Param, Ref, ReturnStmt
+from steplint.core.summary import Attr, CallSite, Expr, FunctionSummary, Param, Ref, ReturnStmt, Span
 from steplint.summaries.expression_forms import dotted_name, expression_fields
 from steplint.summaries.scopes import ScopeState
 
@@ -115,13 +115,21 @@ class ExpressionWalker(ScopeState):
         return False
 
     def _visit_attribute(self, node: ast.Attribute, where: Where, awaited: bool, sink: str | None) -> bool:
-        if self._visit(node.value, where):
+        effect = self._visit(node.value, where)
+        if where.record and type(node.ctx) is ast.Load:
+            form = self.forms.of(node)  # made after the walk, which names the lambdas inside
+            if type(form) is Attr:  # ``make().prop``: a property's getter or ``__getattr__`` may run here
+                self.implicit_call(form.base, form.span, awaited=False, where=where)  # type: ignore[arg-type]
+        if effect:
             self.effects.add(id(node))
             return True
         return False
 
     def _visit_await(self, node: ast.Await, where: Where, awaited: bool, sink: str | None) -> bool:
         self._visit(node.value, where, awaited=True)
+        if where.record:  # ``await obj`` runs ``type(obj).__await__``
+            form = self.forms.of(node)  # made after the walk, which names the lambdas inside
+            self.implicit_call(form.value, form.span, awaited=True, where=where)  # type: ignore[attr-defined]
         self.effects.add(id(node))
         return True
 
@@ -220,7 +228,11 @@ class ExpressionWalker(ScopeState):
                     arg_names=_argument_names(node),
                 )
             )
-        self._visit(node.func, where)
+        if type(node.func) is ast.Attribute:  # a method's read is the call's, not a property read of its own
+            if self._visit(node.func.value, where):
+                self.effects.add(id(node.func))
+        else:
+            self._visit(node.func, where)
         inside = where.inside_call(callee)
         # ``tasks.append(call)`` stores ``call`` into ``tasks``.
         collector = _collector(callee)
@@ -230,6 +242,15 @@ class ExpressionWalker(ScopeState):
             self._visit(keyword.value, inside)
         self.effects.add(id(node))
         return True
+
+    def implicit_call(self, operand: Expr, span: Span, awaited: bool, where: Where = _RECORDED) -> None:
+        """A protocol method Python calls on ``operand``'s value at ``span``, in a function's body."""
+        function = self.function_stack[-1].function
+        if function is None or function is self.module_function:
+            return  # the rules read implicit calls in bodies only; the value flow records them everywhere
+        function.implicit_calls.append(CallSite(
+            callee=operand, span=span, awaited=awaited, enclosing=where.enclosing,
+            in_comprehension=where.in_comprehension, in_lambda=where.in_lambda))
 
     def _lambda_function(self, node: ast.Lambda, where: Where) -> None:
         """A lambda becomes a function of the module whose one statement is ``return body``.

@@ -26,6 +26,7 @@ from steplint.core.summary import (
     NameTarget,
     RaiseStmt,
     ReturnStmt,
+    Span,
     Stmt,
     TargetForm,
     TryStmt,
@@ -154,8 +155,10 @@ class StatementWalker(ExpressionWalker):
         with self.conditionally():
             self.bind_target(node.target)
         target = self.target_form(node.target)
+        span = self.head_span(node, node.iter)
+        self.implicit_call(iterated, span, awaited=type(node) is ast.AsyncFor)
         body = self.block(node.body)
-        self.emit(LoopStmt(target, iterated, None, body, self.block(node.orelse)))
+        self.emit(LoopStmt(target, iterated, None, body, self.block(node.orelse), type(node) is ast.AsyncFor, span))
 
     def _while(self, node: ast.While) -> None:
         test = self.expression(node.test)
@@ -169,6 +172,8 @@ class StatementWalker(ExpressionWalker):
 
     def _with(self, node: ast.With | ast.AsyncWith) -> None:
         items = []
+        spans = []
+        is_async = type(node) is ast.AsyncWith
         with self.conditionally():
             for item in node.items:
                 context = self.expression(item.context_expr)
@@ -180,8 +185,15 @@ class StatementWalker(ExpressionWalker):
                     self.bind_target(item.optional_vars)
                     target = self.target_form(item.optional_vars)
                 items.append((context, target))
+                spans.append(self.head_span(node, item.optional_vars or item.context_expr))
+                self.implicit_call(context, spans[-1], awaited=is_async)
         body = self.block(node.body)
-        self.emit(WithStmt(tuple(items), body, type(node) is ast.AsyncWith))
+        self.emit(WithStmt(tuple(items), body, is_async, tuple(spans)))
+
+    def head_span(self, node: ast.stmt, last: ast.expr) -> Span:
+        """From the statement's keyword to the end of ``last``: never a call's own span."""
+        start, end = self.span(node), self.span(last)
+        return Span(start.line, start.col, end.end_line, end.end_col)
 
     def _try(self, node: ast.Try) -> None:
         body = self.block(node.body)
