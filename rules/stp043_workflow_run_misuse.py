@@ -223,10 +223,9 @@ async def main(pipeline):
 
 
 def _values(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref):  # noqa: ANN202
-    if not analysis.service(MafReach).reaches(module):
-        return ()  # nothing of MAF, a workflow included, can reach its names
     scope = None if function.qualname == "<module>" else function
-    return module_level_values(analysis.engine, analysis.index, module, scope, expr)
+    # Only a module whose imports reach agent_framework can hold a workflow: no other's import is run.
+    return module_level_values(analysis.engine, analysis.index, module, scope, expr, analysis.service(MafReach).reaches)
 
 
 def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: CallSite, receiver: str) -> bool:

@@ -18,6 +18,8 @@ imports inside functions included), reaches ``agent_framework`` holds none.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from steplint.analysis.index import ProjectIndex
 from steplint.analysis.interpreter import Engine, import_names
 from steplint.analysis.values import EMPTY, ExternalValue, ModuleValue, Values
@@ -27,18 +29,22 @@ _MAF = "agent_framework"
 
 
 def module_level_values(engine: Engine, index: ProjectIndex, module: ModuleSummary,
-                        scope: FunctionSummary | None, expr: object) -> Values:
-    """The values ``expr`` (a ``Ref``) holds when read in ``scope``, as far as module-level names give them."""
+                        scope: FunctionSummary | None, expr: object,
+                        wanted: Callable[[ModuleSummary], bool] = lambda module: True) -> Values:
+    """The values ``expr`` (a ``Ref``) holds when read in ``scope``, as far as module-level names give them.
+
+    Only the names of modules ``wanted`` accepts are read (a module's names cost its import): another module's
+    names are nothing here. ``MafReach.reaches`` asks only for modules that can hold what MAF made."""
     if not isinstance(expr, Ref):
         return EMPTY
     head, *attributes = expr.dotted.split(".")
     local = _local_bindings(index, module, scope, head)
     if local is not None:
-        values = _imported(engine, module, local)
+        values = _imported(engine, module, local, wanted)
     else:
-        values = engine.module_env(module).get(head, EMPTY)
+        values = engine.module_env(module).get(head, EMPTY) if wanted(module) else EMPTY
     for attribute in attributes:
-        values = _module_attribute(engine, values, attribute)
+        values = _module_attribute(engine, values, attribute, wanted)
         if not values:
             return EMPTY
     return values
@@ -58,7 +64,7 @@ def _local_bindings(index: ProjectIndex, module: ModuleSummary, scope: FunctionS
     return None
 
 
-def _imported(engine: Engine, module: ModuleSummary, bindings: list) -> Values:
+def _imported(engine: Engine, module: ModuleSummary, bindings: list, wanted: Callable[[ModuleSummary], bool]) -> Values:
     """What a function's own name holds when each of its bindings is an import (``from pkg.mod import
     pipeline`` inside a handler): the union of what those imports bind; any other binding: nothing known."""
     found: set = set()
@@ -71,7 +77,7 @@ def _imported(engine: Engine, module: ModuleSummary, bindings: list) -> Values:
                 found.add(ExternalValue(f"{binding.target}.{binding.imported_name}"))
                 continue
             submodule = engine.load(f"{binding.target}.{binding.imported_name}", module)
-            values = engine.module_env(loaded).get(binding.imported_name)
+            values = engine.module_env(loaded).get(binding.imported_name) if wanted(loaded) else None
             if values is None and submodule is not None:
                 values = frozenset({ModuleValue(submodule.path, submodule.module)})
             if not values:
@@ -82,7 +88,8 @@ def _imported(engine: Engine, module: ModuleSummary, bindings: list) -> Values:
     return frozenset(found)
 
 
-def _module_attribute(engine: Engine, values: Values, attribute: str) -> Values:
+def _module_attribute(engine: Engine, values: Values, attribute: str,
+                      wanted: Callable[[ModuleSummary], bool]) -> Values:
     """``module.name`` for values that are all modules, analyzed or outside (anything else: nothing known)."""
     found: set = set()
     for value in values:
@@ -92,7 +99,8 @@ def _module_attribute(engine: Engine, values: Values, attribute: str) -> Values:
         holder = engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
         if holder is None:
             return EMPTY
-        found.update(engine.module_env(holder).get(attribute, EMPTY))
+        if wanted(holder):
+            found.update(engine.module_env(holder).get(attribute, EMPTY))
     return frozenset(found)
 
 
