@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from steplint.analysis.interpret_shared import Frame, Unit
+from steplint.analysis.interpret_shared import DictMerge, Frame, Unit
 from steplint.analysis.values import (
     ANY,
     RECORD_FIELDS,
@@ -320,28 +320,15 @@ def _copy_of(kind: str) -> Model:
 def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``dict(mapping, k=v, **other)``: the mapping's keys, then each keyword's, a later one replacing (as Python)."""
     container = ContainerValue("dict", _site(span, frame), session.id)
-    known: dict[object, Values] = {}
-    anywhere: set = set()
-
-    def spread(values: Values) -> None:
-        dicts = [o for o in values if isinstance(o, ContainerValue) and o.kind == "dict"]
-        for other in dicts:
-            for key in session.container_keys(other):
-                if key == ANY:
-                    anywhere.update(session.read_cell(other, key))
-                elif not isinstance(key, tuple):
-                    known[key] = known.get(key, EMPTY) | session.read_cell(other, key)
-
+    merged = DictMerge(session)  # type: ignore[arg-type]
     for values in _args(args):
-        spread(values)
+        merged.spread(values)
     for key, values in kwargs:
         if key == "**":
-            spread(values)
+            merged.spread(values)
         else:
-            known[key] = values  # a keyword surely replaces what the mapping gave that key
-    session.write_cell(container, ANY, bounded(anywhere) if anywhere else EMPTY, frame)
-    for key, values in known.items():
-        session.write_cell(container, key, values, frame, exact=True)
+            merged.put(const(key), values)  # a keyword surely replaces what the mapping gave that key
+    merged.write(container, frame)
     return frozenset({container})
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from steplint.analysis.values import (
+    ANY,
+    EMPTY,
     ClassValue,
     ConstValue,
     ContainerValue,
@@ -127,6 +129,45 @@ def container_key(value: ConstValue) -> object:
     if value.kind == "float" and float(value.value).is_integer():  # type: ignore[arg-type]
         return int(value.value)  # type: ignore[arg-type]
     return value.value
+
+
+class DictMerge:
+    """The keys of a dict being built, in the order Python writes them: a key written surely replaces what it held."""
+
+    def __init__(self, session: "SessionApi"):
+        self.session = session
+        self.known: dict[object, Values] = {}
+        self.anywhere: set = set()
+
+    def put(self, keys: Values, values: Values) -> None:
+        literal = [k for k in keys if isinstance(k, ConstValue)]
+        if len(literal) == 1 and len(keys) == 1:
+            self.known[container_key(literal[0])] = values
+            return
+        for key in literal:
+            index = container_key(key)
+            self.known[index] = self.known.get(index, EMPTY) | values
+        if len(literal) != len(keys):
+            self.anywhere.update(values)
+
+    def spread(self, others: Values, sure: frozenset = frozenset()) -> None:
+        """``**other``: its keys; those it surely has (``sure``, when it is the only dict it may be) replace."""
+        session = self.session
+        dicts = [o for o in others if isinstance(o, ContainerValue) and o.kind == "dict"]
+        for other in dicts:
+            for key in session.container_keys(other):
+                values = session.read_cell(other, key)
+                if key == ANY:
+                    self.anywhere.update(values)
+                elif not isinstance(key, tuple):
+                    replaces = len(dicts) == 1 and key in sure
+                    self.known[key] = values if replaces else self.known.get(key, EMPTY) | values
+
+    def write(self, container: ContainerValue, frame: Frame) -> None:
+        session = self.session
+        session.write_cell(container, ANY, bounded(self.anywhere) if self.anywhere else EMPTY, frame)
+        for key, values in self.known.items():
+            session.write_cell(container, key, values, frame, exact=True)
 
 
 _MAF = "agent_framework"
