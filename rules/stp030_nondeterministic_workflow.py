@@ -70,10 +70,10 @@ class NondeterministicWorkflow(Rule):
     output (a duration, a timestamp, an id) is not reported: the resumed run
     reports its own. Followed through names, operators, containers,
     attributes, plain helpers of the analyzed code and the standard
-    library's conversions. Known limits, decided conservatively (reported):
+    library's conversions, f-strings and comprehensions. Known limits, decided conservatively (reported):
     a value passed to a function the linter cannot follow (outside the
     standard library's logging and conversions), or read in an expression
-    the summaries do not keep (a comparison, an f-string) is treated as a
+    the summaries do not keep (a comparison, an f-string's format spec) is treated as a
     sink.
 
     ## Why is this bad?

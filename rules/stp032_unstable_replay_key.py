@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.analysis.graph_pins import PIN_DEFINITION
+from steplint.analysis.graph_pins import PIN_DEFINITION_OR_GRAPH
 from steplint.analysis.module_names import module_level_values
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import ExternalValue, FunctionValue
@@ -80,7 +80,7 @@ class UnstableReplayKey(Rule):
     points_at = "the call expression in the key"
     version_dependent = True
     family = NONDETERMINISM
-    graph_pin = PIN_DEFINITION
+    graph_pin = PIN_DEFINITION_OR_GRAPH
     INVALID = (
         """
 import uuid

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from steplint.analysis.graph_pins import PIN_DEFINITION
+from steplint.analysis.graph_pins import PIN_BODY
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import ExternalValue
 from steplint.analysis.workflow_body import reaching
@@ -84,7 +84,7 @@ class IoBeforeRequestInfo(Rule):
     summary = "a step does I/O before ctx.request_info, which it repeats on every resume"
     points_at = "the call expression"
     family = NONDETERMINISM
-    graph_pin = PIN_DEFINITION
+    graph_pin = PIN_BODY
     INVALID = (
         """
 import subprocess

@@ -15,7 +15,10 @@ class ReplayKeyUnsupported(Rule):
     Finds `replay_key=` passed to `step` (`@step(replay_key=...)`,
     `step(replay_key=...)(fn)`, `StepWrapper(fn, replay_key=...)`) while the
     target version is 1.19 or older. Any value counts, `None` too. Reported
-    at the `replay_key=` argument. Silent on 1.20 and newer.
+    at the `replay_key=` argument; for a step made by a wrapper or decorator
+    factory of the project that surely passes one (`@keyed_step`,
+    `@step_with(replay_key=...)`), at the step's `def`. Silent on 1.20 and
+    newer.
 
     ## Why is this bad?
     `replay_key` arrived in 1.20. On 1.18 and 1.19, `step()` and
@@ -83,13 +86,17 @@ async def tick(job: str) -> str:
         version = format_version(analysis.target_version)
         for step in analysis.steps_in(module):
             argument = step.replay_key_argument
+            through = ""
+            if argument is None and step.options is not None and step.options.replay_key_given:
+                # Made by a wrapper or factory of the project that passes one (``config_call`` is then None).
+                argument, through = step.anchor, " by the project's wrapper that makes it"
             if argument is None:
                 continue
             yield analysis.diagnostic(
                 module,
                 argument,
                 ReplayKeyUnsupported,
-                f"replay_key= is passed to step '{step.display}', but agent-framework-core {version} has no "
+                f"replay_key= is passed to step '{step.display}'{through}, but agent-framework-core {version} has no "
                 f"replay_key (it arrived in {format_version(FINGERPRINT_VERSION)}): step() raises TypeError at "
                 "import; remove it, or require agent-framework-core>=1.20",
             )

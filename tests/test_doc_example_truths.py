@@ -17,6 +17,7 @@ from steplint.rules.stp014_duplicate_step_name import WRAPPER_CHECK_RELEASE, Dup
 from steplint.rules.stp031_io_in_workflow_body import IoInWorkflowBody
 from steplint.rules.stp033_io_before_request_info import IoBeforeRequestInfo
 from steplint.rules.stp032_unstable_replay_key import REPLAY_KEY_RELEASE, UnstableReplayKey
+from steplint.rules.stp015_unstable_step_name import UnstableStepName
 from steplint.rules.stp051_step_mutates_argument import StepMutatesArgument
 from steplint.rules.stp043_workflow_run_misuse import DEFINITION_RELEASE, WorkflowRunMisuse
 from steplint.rules.stp044_workflow_without_input import WorkflowWithoutInput
@@ -27,6 +28,8 @@ RUNTIME = Path(__file__).resolve().parent / "runtime"
 CASES = {
     "duplicate-step-name": (DuplicateStepName, "test_duplicate_step_name.py",
                             "async def lookup(key: str) -> list[str]:"),
+    "unstable-step-name": (UnstableStepName, "test_unstable_step_name.py",
+                           'charge = step(name=f"charge-{uuid.uuid4().hex[:8]}")(_charge)'),
     "io-in-workflow-body": (IoInWorkflowBody, "test_io_in_workflow_body.py",
                             'requests.post("https://example.com/audit", json={"summary": summary})'),
     "unstable-replay-key": (UnstableReplayKey, "test_unstable_replay_key.py",

@@ -12,7 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from expectations import FIXTURES, settings_for
 from integrations import installed_tool
+
+from steplint.api import lint_paths
+from steplint.catalog.registry import rule_for
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAPHS = sorted((ROOT / "tests" / "graphs").glob("*.json"))
@@ -136,3 +140,29 @@ def test_the_readme_example_is_what_the_command_draws_now():
     assert _svg_body(drawn) == _svg_body(EXAMPLE_SVG.read_text(encoding="utf-8")), (
         "regenerate: steplint graph --format dot fixtures/multimodule | dot -Tsvg > docs/graph-multimodule.svg"
     )
+
+
+# Issue 29's rules, each on its fixture: every finding is marked in the graph (a node, an edge, or the graph itself
+# for one in module code no node holds), as the rule's ``graph_pin`` says.
+ISSUE_29_FIXTURES = [
+    ("stp014_duplicate_names", "STP014"), ("stp015_unstable_step_name.py", "STP015"),
+    ("stp031_io", "STP031"), ("stp032_unstable_replay_key.py", "STP032"),
+    ("stp033_io_before_request_info.py", "STP033"), ("stp043_run_misuse", "STP043"),
+    ("stp044_workflow_without_input.py", "STP044"), ("stp051_step_mutates_argument.py", "STP051"),
+]
+
+
+@pytest.mark.parametrize("fixture, code", ISSUE_29_FIXTURES, ids=[code for _, code in ISSUE_29_FIXTURES])
+def test_the_graph_marks_every_finding_of_issue_29s_rules(fixture, code):
+    entry = FIXTURES / fixture
+    findings = {(Path(d.path).resolve(), d.line) for d in lint_paths([str(entry)], settings_for(entry)).diagnostics
+                if d.code == code}
+    assert findings
+    done = steplint("graph", "--all", "--format", "json", str(entry.relative_to(ROOT)))
+    assert done.returncode == 0, done.stderr
+    graph = json.loads(done.stdout)
+    hazards = [h for n in graph["nodes"] for h in n["hazards"]] + [h for e in graph["edges"] for h in e["hazards"]]
+    marked = {(Path(ROOT / h["path"]).resolve(), h["line"]) for h in hazards + graph["hazards"] if h["code"] == code}
+    assert marked == findings
+    on_nodes = [h for h in hazards if h["code"] == code]
+    assert on_nodes and all(h["family"] == rule_for(code).family.name for h in on_nodes)

@@ -11,7 +11,14 @@ from expectations import EXPECT, expected_for, fixture_entries, parse_header
 
 from steplint.config.settings import Settings
 from steplint.api import lint_paths
-from steplint.analysis.graph_pins import PIN_CALL, PIN_CALL_AND_CALLEE, PIN_DEFINITION, PIN_WORKFLOW_BODY
+from steplint.analysis.graph_pins import (
+    PIN_BODY,
+    PIN_CALL,
+    PIN_CALL_AND_CALLEE,
+    PIN_DEFINITION,
+    PIN_DEFINITION_OR_GRAPH,
+    PIN_WORKFLOW_BODY,
+)
 from steplint.rules.base import Rule
 from package_layout import module_name, package_folders
 from steplint.catalog.docs import markdown_table, stale_files
@@ -52,7 +59,8 @@ def test_rule_has_a_doc_in_ruff_sections(rule: type[Rule]):
 def test_rule_states_its_facts(rule: type[Rule]):
     """What the rule book, the graph and the command line say about a rule comes from its class."""
     assert rule.points_at and not rule.points_at.endswith("."), f"{rule.code} says where its findings point"
-    assert rule.graph_pin in (PIN_DEFINITION, PIN_CALL, PIN_CALL_AND_CALLEE, PIN_WORKFLOW_BODY)
+    assert rule.graph_pin in (PIN_DEFINITION, PIN_CALL, PIN_CALL_AND_CALLEE, PIN_WORKFLOW_BODY, PIN_BODY,
+                              PIN_DEFINITION_OR_GRAPH)
     assert rule.family is None or re.fullmatch(r"#[0-9a-f]{6}", rule.family.colour)
 
 

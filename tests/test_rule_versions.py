@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from expectations import FIXTURES, reported_for, settings_for
 
+from steplint.api import lint_paths
+
 OLD = (1, 19, 0)
 NEW = (1, 23, 0)
 
@@ -45,3 +47,19 @@ def test_replay_identity_rules_are_silent_before_1_20(fixture, code):
 def test_method_and_nondeterminism_rules_hold_on_every_version(fixture, code):
     entry = FIXTURES / fixture
     assert code in codes(entry, OLD) and code in codes(entry, NEW)
+
+
+@pytest.mark.parametrize("version, story", [
+    ((1, 2, 0), "is handed the cached result of the call that had its name"),
+    (OLD, "is handed the cached result of the call that had its name"),
+    (NEW, "miss their cached results and run again"),
+])
+def test_a_step_name_from_a_set_order_tells_its_release_story(version, story):
+    """What tests/runtime/test_unstable_step_name.py shows: results swap before 1.20, steps rerun from 1.20."""
+    entry = FIXTURES / "stp015_unstable_step_name.py"
+    found = [d for d in lint_paths([str(entry)], settings_for(entry, target_version=version)).diagnostics
+             if d.code == "STP015"]
+    findings = [d for d in found if "set of strings" in d.message]
+    assert len(findings) == 3 and all(story in d.message for d in findings)
+    others = [d for d in found if "set of strings" not in d.message]
+    assert len(others) == 5 and all("refuses the checkpoint" in d.message for d in others)

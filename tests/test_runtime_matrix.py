@@ -40,7 +40,12 @@ OTHER_VERSIONS = [version for version in TESTED_VERSIONS if version != MAIN_VERS
 # checked there. They share this session's environment (the releases' dependencies agree): each is its
 # one wheel, installed with --no-deps into .venvs/ and put first on PYTHONPATH, so no venv is built.
 VERDICT_ONLY_VERSIONS = ("1.2.0", "1.13.0", "1.17.0")
-VERDICT_SUITE = "tests/runtime/test_rule_verdicts.py"
+#: The verdict truths that install no shim (tests/runtime/conftest.py's VERDICT_TESTS): issue 29's rules' among them.
+VERDICT_SUITES = tuple(f"tests/runtime/{name}" for name in (
+    "test_rule_verdicts.py", "test_duplicate_step_name.py", "test_unstable_step_name.py",
+    "test_step_mutates_argument.py", "test_unstable_replay_key.py", "test_io_before_request_info.py",
+    "test_io_in_workflow_body.py", "test_workflow_run_misuse.py", "test_workflow_without_input.py",
+))
 
 
 def stamp_text(version: str) -> str:
@@ -180,8 +185,8 @@ def test_rule_verdicts_hold_on_older_release(version: str) -> None:
                                check=True)
     assert completed.stdout.strip() == version, f"PYTHONPATH did not put {version} first: {completed.stdout}"
     completed = subprocess.run(
-        [sys.executable, "-m", "pytest", VERDICT_SUITE, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+        [sys.executable, "-m", "pytest", *VERDICT_SUITES, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
          "--confcutdir", SUITE],
         capture_output=True, text=True, cwd=REPO_ROOT, env=environment, timeout=900, check=False,
     )
-    assert completed.returncode == 0, f"{VERDICT_SUITE} on agent-framework-core {version}:\n{tail(completed)}"
+    assert completed.returncode == 0, f"{' '.join(VERDICT_SUITES)} on agent-framework-core {version}:\n{tail(completed)}"

@@ -11,3 +11,7 @@ PIN_CALL = "call"
 PIN_CALL_AND_CALLEE = "call-and-callee"
 #: As ``PIN_DEFINITION``; else on the workflow whose body holds it; else on the graph itself.
 PIN_WORKFLOW_BODY = "workflow-body"
+#: On the step or workflow whose body makes the call the finding points at; else as ``PIN_DEFINITION``.
+PIN_BODY = "body"
+#: As ``PIN_DEFINITION``; else on the graph itself (a finding in module code, about a step it makes).
+PIN_DEFINITION_OR_GRAPH = "definition-or-graph"

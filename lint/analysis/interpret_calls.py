@@ -204,7 +204,8 @@ class Calls:
             not (isinstance(v, ConstValue) and v.value is None)
             for name, values in keywords if name == "replay_key" for v in values
         )
-        return StepOptions(one_name if isinstance(one_name, str) else None, replay_key)
+        given = any(name == "replay_key" for name, _ in keywords)
+        return StepOptions(one_name if isinstance(one_name, str) else None, replay_key, given)
 
     def _note_handed(self, callee: ExternalValue, args: list, kwargs: list, span: Span, frame: Frame) -> None:
         """Coroutines given to an outside callable, directly or as items of a container (``gather(*calls)``)."""

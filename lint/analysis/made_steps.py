@@ -93,9 +93,12 @@ def _scope_unit(engine: Engine, session, index: ProjectIndex, module: ModuleSumm
 
 
 def joined_options(made: list[StepValue]) -> StepOptions:
-    """The options every one of ``made`` surely had: one name only when all agree; a key when any may pass one."""
+    """The options every one of ``made`` surely had: one name only when all agree; a key when any may pass one
+    (surely given when all give one)."""
     names = {value.options.name if value.options is not None else None for value in made}
     return StepOptions(
         name=names.pop() if len(names) == 1 else None,
         replay_key=any(value.options is not None and value.options.replay_key for value in made),
+        replay_key_given=bool(made) and all(value.options is not None and value.options.replay_key_given
+                                            for value in made),
     )

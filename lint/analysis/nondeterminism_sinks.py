@@ -31,6 +31,7 @@ from steplint.core.summary import (
     AugAssignStmt,
     AttrTarget,
     CallExpr,
+    Comprehension,
     Expr,
     ExprStmt,
     FunctionSummary,
@@ -66,7 +67,7 @@ _PASSES = 3  # the body's walks: a value made late in a loop reaches its start o
 class Sink:
     """A place a value reaches that changes what replays; ``kind`` says which (for the message's advice)."""
 
-    kind: str  # "argument", "replay_key", "decides", "state", "unknown"
+    kind: str  # "argument", "replay_key", "name", "decides", "state", "unknown"
     what: str  # "reaches the argument 'deadline' of step 'charge'"
     line: int
 
@@ -76,8 +77,15 @@ class SinkSearch:
 
     def __init__(self, flow: ModuleFlow, module: ModuleSummary, body: FunctionSummary, sources: set[SiteKey],
                  step_name: Callable[[StepValue], str],
-                 keyed_by_arguments: Callable[[StepValue], bool] = lambda step: True):
+                 keyed_by_arguments: Callable[[StepValue], bool] = lambda step: True,
+                 only: frozenset[str] | None = None,
+                 step_name_arguments: Callable[[CallExpr], frozenset[str]] | None = None):
+        """``keyed_by_arguments``: whether a step's arguments enter its key on the target release;
+        ``only``: the kinds of sink wanted (None: all); ``step_name_arguments``: the arguments of a call
+        (``"0"``, ``"name"``) that become a step's name, for the "name" sink (None: not looked for)."""
         self.flow = flow
+        self.only = only
+        self.step_name_arguments = step_name_arguments
         self.module = module
         self.body = body
         self.sources = sources
@@ -209,6 +217,8 @@ class SinkSearch:
         return f"step '{self.step_name(found.callee)}'" if found is not None else None  # type: ignore[arg-type]
 
     def sink(self, carried: Sources, sink: Sink) -> None:
+        if self.only is not None and sink.kind not in self.only:
+            return
         for source in carried:
             self.found.setdefault(source, sink)
 
@@ -231,6 +241,19 @@ class SinkSearch:
     def _nothing(self, expr: object) -> Sources:
         return frozenset()
 
+    def _comprehension(self, expr: Comprehension) -> Sources:
+        """Each generator binds its targets to what its iterable carries; the element carries what it reads.
+        The comprehension's own names are dropped after it (they do not leak out of it in Python 3)."""
+        outer = dict(self.names)
+        carried = frozenset()
+        for generator in expr.generators:
+            from_iter = self.carried(generator.iter)
+            self.bind(generator.target, from_iter)
+            carried |= from_iter | frozenset().union(*(self.carried(c) for c in generator.conditions))
+        carried |= self.carried(expr.elt) | (self.carried(expr.key) if expr.key is not None else frozenset())
+        self.names = outer
+        return carried
+
     def _call(self, call: CallExpr) -> Sources:
         key = site_key(call.span)
         receiver = self.carried(call.func)  # ``now.isoformat()``: a method of a value carries it
@@ -238,6 +261,11 @@ class SinkSearch:
         args += [(name, self.carried(value)) for name, value in call.kwargs]
         given = frozenset().union(*(carried for _, carried in args)) if args else frozenset()
         own = frozenset({key}) if key in self.sources else frozenset()
+        if given and self.step_name_arguments is not None:
+            naming = self.step_name_arguments(call)
+            for name, carried in args:
+                if name in naming:
+                    self.sink(carried, Sink("name", "becomes a step's name", call.span.line))
         if not given:
             return own | receiver
         callees = self.flow.calls_at(self.module, call.span)
@@ -336,6 +364,7 @@ _TARGETS: dict[type, Callable] = {
 _EXPRESSIONS: dict[type, Callable] = {
     Ref: SinkSearch._ref,
     CallExpr: SinkSearch._call,
+    Comprehension: SinkSearch._comprehension,
     LambdaForm: SinkSearch._nothing,  # a lambda's body may run later, inside a step
     **{kind: SinkSearch._nothing for kind in (str, int, float, bool, bytes, Span, type(None))},
 }

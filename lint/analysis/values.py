@@ -109,6 +109,8 @@ class StepOptions:
 
     name: str | None = None  # ``name=``, when it is one string
     replay_key: bool = False  # ``replay_key=`` may be given something other than None (``**options`` may pass it)
+    #: ``replay_key=`` is surely passed, whatever its value (the keyword itself is what 1.19's ``step`` rejects).
+    replay_key_given: bool = False
 
 
 @dataclass(frozen=True, slots=True)

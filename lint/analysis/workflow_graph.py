@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from steplint.analysis.builtin_models import spawners_for
-from steplint.analysis.graph_pins import PIN_CALL, PIN_CALL_AND_CALLEE, PIN_DEFINITION, PIN_WORKFLOW_BODY
+from steplint.analysis.graph_pins import (
+    PIN_BODY,
+    PIN_CALL,
+    PIN_CALL_AND_CALLEE,
+    PIN_DEFINITION,
+    PIN_DEFINITION_OR_GRAPH,
+    PIN_WORKFLOW_BODY,
+)
 from steplint.analysis.flow import ModuleFlow, candidates, function_of, is_plain_callable, unit_display, unit_qualified
 from steplint.analysis.interpreter import Unit
 from steplint.analysis.program import Analysis, Decorated
@@ -222,9 +229,12 @@ class GraphBuilder:
             pin = self.pins.get(finding.code, PIN_DEFINITION)
             if pin in (PIN_CALL, PIN_CALL_AND_CALLEE) and _pin_on_calls(graph, finding, hazard, pin == PIN_CALL_AND_CALLEE):
                 continue
-            node = state.node_defining(finding)
+            node = state.node_calling(finding) if pin == PIN_BODY else None
+            node = node or state.node_defining(finding)
             if node is not None:
                 node.hazards.append(hazard)
+            elif pin == PIN_DEFINITION_OR_GRAPH:
+                graph.hazards.append(hazard)
             elif pin == PIN_WORKFLOW_BODY:
                 owner = state.node_holding(finding)
                 (owner.hazards if owner is not None else graph.hazards).append(hazard)
@@ -309,15 +319,33 @@ class _State:
             found.calls.append((start, last))
 
     def node_defining(self, finding: Diagnostic) -> Node | None:
-        """The step whose definition (its ``def``, parameters or defaults) a finding points into."""
+        """The step whose definition (its ``def``, parameters or defaults, or the ``step(...)`` call that makes
+        it: ``@step(name=...)``, ``x = step(name=...)(f)``) a finding points into."""
+        for node in self.graph.nodes:
+            item = self.bodies.get(node.id)
+            body = item.body if item is not None else None
+            if body is None:
+                continue
+            made = item.config_call.span if item.config_call is not None else None
+            if made is not None and item.site and item.site[0] == finding.path \
+                    and made.line <= finding.line <= made.end_line:
+                return node
+            if item.module.path != finding.path:
+                continue
+            last = max([body.span.line, *(p.span.end_line for p in body.params),
+                        *(p.default_span.end_line for p in body.params if p.default_span is not None)])
+            if item.anchor.line <= finding.line <= last or body.span.line <= finding.line <= last:
+                return node
+        return None
+
+    def node_calling(self, finding: Diagnostic) -> Node | None:
+        """The step or workflow whose body makes the call a finding points at."""
         for node in self.graph.nodes:
             item = self.bodies.get(node.id)
             body = item.body if item is not None else None
             if body is None or item.module.path != finding.path:
                 continue
-            last = max([body.span.line, *(p.span.end_line for p in body.params),
-                        *(p.default_span.end_line for p in body.params if p.default_span is not None)])
-            if item.anchor.line <= finding.line <= last or body.span.line <= finding.line <= last:
+            if any(c.span.line == finding.line and c.span.col + 1 == finding.column for c in body.calls):
                 return node
         return None
 

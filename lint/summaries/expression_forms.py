@@ -169,7 +169,7 @@ def _call(forms: ExpressionForms, node: ast.Call) -> Expr:
         kwargs=tuple((k.arg or "**", of(k.value)) for k in keywords),
         span=forms.call_spans.pop(id(node), None) or forms.span_of(node),
         # Only ``replay_key=`` is ever pointed at (STP041); the others' spans would cost for nothing.
-        kw_spans=tuple((k.arg, forms.span_of(k)) for k in keywords if k.arg == "replay_key"),
+        kw_spans=tuple((k.arg, forms.span_of(k)) for k in keywords if k.arg in ("replay_key", "name")),
     )
 
 
@@ -260,6 +260,13 @@ def _await(forms: ExpressionForms, node: ast.Await) -> Expr:
     return Await(forms.of(node.value), forms.span_of(node))
 
 
+def _formatted(forms: ExpressionForms, node: ast.JoinedStr) -> Expr:
+    """An f-string: a string unknown to the analysis, made from the values it formats (kept, so that a search
+    following a value sees it reach the string)."""
+    parts = tuple(forms.of(part.value) for part in node.values if type(part) is ast.FormattedValue)
+    return Opaque(parts) if parts else forms.display("other")
+
+
 def _starred(forms: ExpressionForms, node: ast.Starred) -> Expr:
     return Starred(forms.of(node.value))
 
@@ -328,6 +335,7 @@ _SITED: dict[type, _Maker] = {
     ast.DictComp: _sited_dict_comprehension,
     ast.Await: _await,
     ast.Starred: _starred,
+    ast.JoinedStr: _formatted,
     ast.IfExp: _if_expression,
     ast.BoolOp: _boolean,
     ast.NamedExpr: _walrus,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import types
+from pathlib import Path
 from typing import Any
 
 import agent_framework as maf
@@ -114,3 +115,30 @@ def test_module_attributes_make_the_resume_raise_from_1_20(monkeypatch, first):
             asyncio.run(resume())
     else:
         assert asyncio.run(resume()).get_outputs() == [["orders:k", "users:k"]]
+
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "stp014_call_order.py"
+# The fixture's workflows the rule reports on 1.19 (its target), with the step name they share.
+SHARED = {"by_decorators": "fetch", "wrapper_and_decorator": "load", "assigned_and_decorated": "save",
+          "through_a_helper": "fetch"}
+
+
+@pytest.mark.parametrize("workflow", sorted(SHARED))
+def test_the_fixtures_shapes_share_one_call_order_counter_before_1_20(workflow):
+    """Each reported shape: before 1.20 the two definitions take ``name::0`` and ``name::1`` of one counter (a
+    resume that skips one hands the other's result over); from 1.20 their keys differ (the rule is silent there
+    for these fingerprintable arguments)."""
+    fixture = _run({"__name__": "stp014_call_order"}, FIXTURE.read_text())
+    storage = maf.InMemoryCheckpointStorage()
+    name = SHARED[workflow]
+
+    async def keys() -> list[str]:
+        await _built(fixture[workflow], storage).run("k", checkpoint_storage=storage)
+        return [key for key in cache_keys(await latest(storage, workflow)) if name in key]
+
+    found = asyncio.run(keys())
+    if HAS_FINGERPRINTS:
+        assert len(found) == 2 and all(key.startswith(f'v2::["auto","{name}"') for key in found)
+        assert found[0] != found[1]
+    else:
+        assert found == [f"{name}::0", f"{name}::1"]

@@ -12,6 +12,8 @@ import dataclasses
 import sys
 import threading
 import time
+import types
+from pathlib import Path
 from typing import TypedDict
 
 import agent_framework as maf
@@ -469,3 +471,32 @@ def test_a_clock_reading_in_an_argument_of_a_call_order_keyed_step_replays(tmp_p
     resumed = _run_checkpointed(sending_body, "sending", storage, checkpoint_id=last.checkpoint_id)
     assert len(sent) == 1  # replayed through the call-order key, not run again
     assert resumed.get_outputs() == ["sent"]
+
+
+STP041_FACTORIES = Path(__file__).resolve().parents[2] / "fixtures" / "stp041_step_factories" / "compat.py"
+
+
+def _keyed_job(job: str):  # noqa: ANN202 - the step's body
+    async def body(job: str) -> str:
+        return job
+    return body
+
+
+@pytest.mark.parametrize("make, refused", [
+    (lambda compat: compat.keyed_step(_keyed_job("a")), True),
+    (lambda compat: compat.step_with(replay_key=lambda job: job)(_keyed_job("b")), True),
+    (lambda compat: compat.none_keyed(_keyed_job("c")), True),
+    (lambda compat: compat.named_step(_keyed_job("d")), False),
+    (lambda compat: compat.step_with(name="configured")(_keyed_job("e")), False),
+], ids=["wrapper", "factory", "none", "named-wrapper", "named-factory"])
+def test_a_wrapper_passing_replay_key_raises_type_error_before_1_20(make, refused):
+    """STP041 through the project's wrappers (fixtures/stp041_step_factories): the keyword, whatever its value,
+    makes 1.19's step() raise TypeError when the wrapper runs; a wrapper passing only name= is fine."""
+    compat: dict = {"__name__": "stp041_compat"}
+    exec(compile(STP041_FACTORIES.read_text(), str(STP041_FACTORIES), "exec"), compat)
+    wrappers = types.SimpleNamespace(**compat)
+    if refused and MAF_VERSION_TUPLE < (1, 20, 0):
+        with pytest.raises(TypeError):
+            make(wrappers)
+    else:
+        assert isinstance(make(wrappers), maf.StepWrapper)

@@ -1,0 +1,337 @@
+from __future__ import annotations
+
+from typing import Iterator
+
+from steplint.analysis.graph_pins import PIN_DEFINITION_OR_GRAPH
+from steplint.analysis.module_names import module_level_values
+from steplint.analysis.nondeterminism_sinks import SinkSearch
+from steplint.analysis.flow import site_key
+from steplint.analysis.program import Analysis, maf_name
+from steplint.analysis.values import ExternalValue, StepValue
+from steplint.core.diagnostics import Diagnostic
+from steplint.core.framework_versions import FINGERPRINT_VERSION, format_version
+from steplint.core.summary import (
+    CallExpr,
+    Comprehension,
+    Const,
+    Display,
+    Expr,
+    FunctionSummary,
+    ModuleSummary,
+    Ref,
+    Span,
+    iter_calls,
+)
+from steplint.rules.base import NONDETERMINISM, Rule
+from steplint.rules.stp030_nondeterministic_workflow import nondeterministic
+
+#: Values that differ from one process to the next, beyond the clocks and random sources STP030 knows: a
+#: resume runs in a new process, often on another machine (a restarted container has another host name).
+_PER_PROCESS = frozenset({"os.getpid", "os.getppid", "socket.gethostname", "platform.node", "threading.get_ident",
+                          "threading.get_native_id"})
+#: Builtins whose result pairs a set's elements with positions: the pairing follows the set's iteration order.
+_POSITIONAL = frozenset({"enumerate", "zip"})
+_MAKERS = frozenset({"step", "StepWrapper"})
+_SET_ORDER = "the iteration order of a set of strings"
+
+
+class UnstableStepName(Rule):
+    """
+    ## What it does
+    Finds a step whose `name=` is made from a value that differs from one
+    process to the next: a clock, a uuid, `random`, `os.urandom`,
+    `secrets` (the calls STP030 knows), the process id or the host name
+    (`os.getpid()`, `socket.gethostname()`, `platform.node()`), or a
+    position in the iteration order of a set of strings
+    (`enumerate({"eu", "us"})`, `zip(a_set, handlers)`), whose order follows
+    the process's hash seed. The value is followed from the call that makes
+    it through names, operators, f-strings, containers and loops to the
+    `name=` of `step(...)`, `step(name=...)(fn)` or `StepWrapper(...)`, in
+    the module's code and in any function (a step factory), and into a
+    function of the project that passes one of its parameters to such a
+    `name=`. Reported at the call that makes the value.
+
+    Silent on a name from a literal, a module constant, an f-string of
+    literals or constants, a set's element itself (`{p: step(name=f"part_{p}")(work)
+    for p in PARTS}`: the name stays with its element, whatever the order),
+    and an environment variable: it is stable for a deployment, and a resume
+    is meant to run the same deployment (where the resumed process has
+    another value, the resume behaves as below). Known limit: a loop over
+    `enumerate(a_set)` taints both names it binds, so a name made from the
+    element there is reported too.
+
+    ## Why is this bad?
+    MAF keys a step's cached result by its name. A resume runs in a new
+    process, where the name comes out different: the checkpoint holds
+    results under names no call asks for. Where the workflow names the step
+    directly, its name is part of the workflow's signature and MAF refuses
+    the checkpoint (`ValueError`: "created by a different version of
+    workflow"): the run cannot go on. Where the workflow reaches it as a
+    module attribute (`billing.charge(...)`), which the signature does not
+    see, the resume goes on and the step runs again: its side effect (a
+    charge, an e-mail) is repeated, silently. Names from a set's order
+    move between steps: before 1.20 (keys `part_0::0`) a step gets the
+    cached result of the call that had its name in the first process,
+    silently; from 1.20 (keys carry the arguments) the moved steps run
+    again.
+
+    ## Example
+    ```python
+    import uuid
+
+    from agent_framework import step, workflow
+
+
+    async def _charge(order_id: str) -> str:
+        return f"charged {order_id}"
+
+
+    charge = step(name=f"charge-{uuid.uuid4().hex[:8]}")(_charge)
+
+
+    @step
+    async def ship(receipt: str) -> str:
+        return f"shipped after {receipt}"
+
+
+    @workflow(name="checkout")
+    async def checkout(order_id: str) -> str:
+        receipt = await charge(order_id)
+        return await ship(receipt)
+    ```
+
+    ## Use instead
+    Give the step a name that is the same in every process:
+    ```python
+    from agent_framework import step, workflow
+
+
+    async def _charge(order_id: str) -> str:
+        return f"charged {order_id}"
+
+
+    charge = step(name="charge")(_charge)
+
+
+    @step
+    async def ship(receipt: str) -> str:
+        return f"shipped after {receipt}"
+
+
+    @workflow(name="checkout")
+    async def checkout(order_id: str) -> str:
+        receipt = await charge(order_id)
+        return await ship(receipt)
+    ```
+
+    ## References
+    - `StepWrapper.__call__` (the cache key), `FunctionalWorkflow._compute_signature_hash` and its check on restore: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
+    """
+
+    code = "STP015"
+    name = "unstable-step-name"
+    summary = "a step's name is made from a uuid, a clock, random, the process or a set's order"
+    points_at = "the call that makes the value (`uuid.uuid4()`, `enumerate(a_set)`)"
+    version_dependent = True
+    family = NONDETERMINISM
+    graph_pin = PIN_DEFINITION_OR_GRAPH
+    INVALID = (
+        """
+import time
+from agent_framework import step
+
+@step(name=f"report-{time.time_ns()}")  # expect: STP015
+async def report(day: str) -> str:
+    return day
+""",
+    )
+    VALID = (
+        """
+import os
+from agent_framework import step
+
+PREFIX = "billing"
+
+@step(name=f"{PREFIX}-report")
+async def report(day: str) -> str:
+    return day
+
+@step(name=os.environ.get("STEP_PREFIX", "x") + "-audit")
+async def audit(day: str) -> str:
+    return day
+""",
+    )
+
+    def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        flow = analysis.flow(module)
+        carried_by_scope: dict[str, dict[str, frozenset]] = {}
+        found: dict[tuple, tuple[Span, str]] = {}
+        for body in module.functions:
+            if body.is_lambda:
+                continue
+            scope = None if body.qualname == "<module>" else body
+            sources = _sources(analysis, module, scope, body)
+            if not sources:
+                continue
+            search = SinkSearch(flow, module, body, set(sources), _step_namer(analysis), only=frozenset({"name"}),
+                                step_name_arguments=lambda call, s=scope: _name_arguments(analysis, module, s, call))
+            for key in search.search():
+                found.setdefault(key, sources[key])
+            carried_by_scope[body.qualname] = search.names
+        for step in analysis.steps_in(module):
+            found.update(_in_decorator(analysis, module, step, carried_by_scope))
+        for key in sorted(found):
+            span, what = found[key]
+            yield analysis.diagnostic(module, span, UnstableStepName, _message(what, analysis))
+
+
+def _message(what: str, analysis: Analysis) -> str:
+    version = format_version(analysis.target_version)
+    if what == _SET_ORDER:
+        if analysis.target_version >= FINGERPRINT_VERSION:
+            outcome = ("the steps whose names moved miss their cached results and run again, repeating their side "
+                       "effects (or, where the names went to different functions, MAF refuses the resume)")
+        else:
+            outcome = ("a step is handed the cached result of the call that had its name in the first process "
+                       "(keys 'name::index'), silently")
+        return (f"a step's name is made from {what}, which follows the process's hash seed: on "
+                f"agent-framework-core {version}, a resume in a new process gives the names to other calls, and "
+                f"{outcome}; name each step from its own element, or iterate sorted(...)")
+    return (f"a step's name is made from {what}, which differs in every process: on agent-framework-core {version}, "
+            "a resume in a new process looks the step's result up under another name; where the workflow names the "
+            "step directly MAF refuses the checkpoint ('created by a different version of workflow'), and where it "
+            "reaches it as a module attribute the step runs again, repeating its side effect; give the step a "
+            "constant name")
+
+
+def _step_namer(analysis: Analysis):  # noqa: ANN202
+    def name(step: StepValue) -> str:
+        found = analysis.step_for(step)
+        return found.display if found is not None else "?"
+    return name
+
+
+# --- where the values come from ---------------------------------------------------------------------------
+
+def _sources(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None,
+             body: FunctionSummary) -> dict[tuple, tuple[Span, str]]:
+    """The calls in ``body`` (lambdas aside) whose value differs from one process to the next, by site."""
+    found: dict[tuple, tuple[Span, str]] = {}
+    for call in iter_calls(body.body):
+        what = _varies(analysis, module, scope, call)
+        if what is not None:
+            found[site_key(call.span)] = (call.span, what)
+    return found
+
+
+def _varies(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None, call: CallExpr) -> str | None:
+    if not isinstance(call.func, Ref):
+        return None
+    if call.func.dotted in _POSITIONAL and _builtin(analysis, module, scope, call.func.dotted):
+        if any(_string_set(analysis, module, scope, arg, 3) for arg in call.args):
+            return _SET_ORDER
+        return None
+    values = module_level_values(analysis.engine, analysis.index, module, scope, call.func)
+    names = sorted(v.name for v in values if isinstance(v, ExternalValue)
+                   and (nondeterministic(v.name) or v.name in _PER_PROCESS))
+    return f"{names[0]}()" if names else None
+
+
+def _builtin(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None, name: str) -> bool:
+    target = analysis.index.lookup(module, scope, name)
+    return target is None or (target.kind == "external" and target.name == f"builtins.{name}")
+
+
+def _string_set(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr,
+                depth: int) -> bool:
+    """Whether ``expr`` is surely a set of two or more strings (whose order follows the hash seed): a display,
+    ``set(...)``/``frozenset(...)`` of a display, or a name bound once to one. Anything else: not known."""
+    if isinstance(expr, Display) and expr.kind == "set":
+        return len(expr.items) > 1 and all(isinstance(i, Const) and isinstance(i.value, str) for i in expr.items)
+    if isinstance(expr, Comprehension):
+        return False
+    if isinstance(expr, CallExpr) and isinstance(expr.func, Ref) and expr.func.dotted in ("set", "frozenset") \
+            and len(expr.args) == 1 and _builtin(analysis, module, scope, expr.func.dotted):
+        items = expr.args[0]
+        return isinstance(items, Display) and items.kind in ("list", "tuple", "set") and len(items.items) > 1 and all(
+            isinstance(i, Const) and isinstance(i.value, str) for i in items.items)
+    if isinstance(expr, Ref) and "." not in expr.dotted and depth > 0:
+        bindings = (scope.bindings if scope is not None and expr.dotted in scope.bindings else
+                    module.bindings if scope is None or expr.dotted not in scope.bindings else {})
+        entries = bindings.get(expr.dotted, [])
+        if len(entries) == 1 and entries[0].kind == "assign" and not entries[0].conditional \
+                and entries[0].value is not None:
+            outer = scope if scope is not None and expr.dotted in scope.bindings else None
+            return _string_set(analysis, module, outer, entries[0].value, depth - 1)
+    return False
+
+
+# --- where they go: a step's name ----------------------------------------------------------------------------
+
+def _name_arguments(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None,
+                    call: CallExpr) -> frozenset[str]:
+    """The arguments of ``call`` (``"0"``, ``"name"``...) that become a step's name: ``name=`` of MAF's
+    ``step``/``StepWrapper``; for a function of the project, the parameters it passes to such a ``name=``."""
+    target = analysis.index.resolve(module, scope, call.func)
+    if target is None:
+        return frozenset()
+    if maf_name(target) in _MAKERS:
+        return frozenset({"name"})
+    if target.kind != "function" or target.function is None or target.module is None:
+        return frozenset()
+    naming = _naming_parameters(analysis, target.module, target.function)
+    if not naming:
+        return frozenset()
+    params = [p.name for p in target.function.params if p.kind in ("posonly", "normal")]
+    positions = {str(i) for i, name in enumerate(params) if name in naming and i < len(call.args)}
+    return frozenset(positions | {name for name, _ in call.kwargs if name in naming})
+
+
+def _naming_parameters(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> frozenset[str]:
+    """The parameters of ``function`` read in the ``name=`` of a call of MAF's ``step``/``StepWrapper`` in it."""
+    params = {p.name for p in function.params}
+    found: set[str] = set()
+    for call in iter_calls(function.body):
+        value = call.kwarg("name")
+        if value is None or maf_name(analysis.index.resolve(module, function, call.func)) not in _MAKERS:
+            continue
+        found.update(name for name in _names_read(value) if name in params)
+    return frozenset(found)
+
+
+def _names_read(expr: object) -> Iterator[str]:
+    if isinstance(expr, Ref):
+        yield expr.dotted.split(".", 1)[0]
+        return
+    if isinstance(expr, (str, int, float, bool, bytes, Span)) or expr is None:
+        return
+    if isinstance(expr, tuple):
+        for item in expr:
+            yield from _names_read(item)
+        return
+    for name in getattr(type(expr), "__slots__", ()):
+        yield from _names_read(getattr(expr, name, None))
+
+
+def _in_decorator(analysis: Analysis, module: ModuleSummary, step, carried_by_scope: dict  # noqa: ANN001
+                  ) -> Iterator[tuple[tuple, tuple[Span, str]]]:
+    """``@step(name=...)`` on a ``def``: the decorator is no statement of the scope, so it is read here, with
+    what the scope's names carried at the end of its walk."""
+    config = step.config_call
+    if not step.decorated or config is None or config.kwarg("name") is None:
+        return
+    holder = analysis.index.function(module, step.made_in) if step.made_in else module.functions[0]
+    if holder is None:
+        return
+    scope = None if holder.qualname == "<module>" else holder
+    expr = config.kwarg("name")
+    for call in iter_calls((expr,)):
+        what = _varies(analysis, module, scope, call)
+        if what is not None:
+            yield site_key(call.span), (call.span, what)
+    carried = carried_by_scope.get(holder.qualname, {})
+    sources = _sources(analysis, module, scope, holder)
+    for name in set(_names_read(expr)):
+        for key in carried.get(name, ()):
+            if key in sources:
+                yield key, sources[key]
