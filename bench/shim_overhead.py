@@ -2,7 +2,7 @@
 
     python bench/shim_overhead.py [--steps 2000] [--repeats 7] [--mode scoped|flat|both]
         [--arg int|model] [--storage none|memory] [--shape top|nested] [--check 1.05]
-        [--replay default|compare] [--phase run|resume]
+        [--replay default|compare] [--phase run|resume] [--can-pause]
 
 ``--replay compare`` times each shim mode with replay verification off and
 on (its default policy), so the difference is the cost of the records and
@@ -13,6 +13,11 @@ check's cost; the record's is in ``--phase run``).
 ``--shape nested``: the workflow calls a step that calls a trivial step, so
 half the step calls are nested (scoped mode only: flat mode refuses them);
 ``--steps`` still counts every step call.
+
+A run without storage that no later run can take the cache of (its workflow's module names no way to
+pause) runs on MAF's own code under the shim; ``--can-pause`` times the same workflow defined in a
+module that names ``request_info`` (``shim_overhead_pausable``), whose storage-less runs the shim must
+treat as resumable.
 
 Runs the same workflow with MAF alone and with the shim installed, alternating
 within one process, and prints the best time of each and their ratio (goal:
@@ -29,11 +34,15 @@ import gc
 import sys
 import time
 from importlib import metadata
+from pathlib import Path
 
 import agent_framework as maf
 from pydantic import BaseModel
 
 from steplint import runtime_shim
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shim_overhead_pausable import pausable_workflow  # noqa: E402
 
 
 class Item(BaseModel):
@@ -51,7 +60,7 @@ async def calls_trivial(item: object) -> object:
 
 
 ARGUMENTS = {"int": lambda index: index, "model": lambda index: Item(index=index)}
-settings: dict[str, object] = {"steps": 2000, "arg": "int", "shape": "top"}
+settings: dict[str, object] = {"steps": 2000, "arg": "int", "shape": "top", "workflow": "cannot pause"}
 
 
 @maf.workflow(name="shim-overhead")
@@ -66,14 +75,18 @@ async def many_steps(_: str) -> int:
     return int(settings["steps"])  # type: ignore[call-overload]
 
 
+WORKFLOWS = {"cannot pause": many_steps, "can pause": pausable_workflow(trivial, calls_trivial, settings, ARGUMENTS)}
+
+
 def time_one_run(storage_kind: str, phase: str) -> float:
     storage = maf.InMemoryCheckpointStorage() if storage_kind == "memory" or phase == "resume" else None
-    workflow = many_steps.build(checkpoint_storage=storage)
+    chosen = WORKFLOWS[str(settings["workflow"])]
+    workflow = chosen.build(checkpoint_storage=storage)
     if phase == "resume":
         asyncio.run(workflow.run("go"))
         checkpoints = asyncio.run(storage.list_checkpoints(workflow_name="shim-overhead"))
         last = max(checkpoints, key=lambda checkpoint: (checkpoint.iteration_count, checkpoint.timestamp))
-        workflow = many_steps.build(checkpoint_storage=storage)
+        workflow = chosen.build(checkpoint_storage=storage)
         gc.collect()
         started = time.process_time()
         asyncio.run(workflow.run(checkpoint_id=last.checkpoint_id))
@@ -110,9 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shape", choices=["top", "nested"], default="top")
     parser.add_argument("--replay", choices=["default", "compare"], default="default")
     parser.add_argument("--phase", choices=["run", "resume"], default="run")
+    parser.add_argument("--can-pause", action="store_true", help="time a workflow whose module names request_info")
     parser.add_argument("--check", type=float, default=None, help="fail if a ratio exceeds this")
     options = parser.parse_args(argv)
-    settings.update(steps=options.steps, arg=options.arg, shape=options.shape)
+    settings.update(steps=options.steps, arg=options.arg, shape=options.shape,
+                    workflow="can pause" if options.can_pause else "cannot pause")
 
     shim_modes: list[str | None] = ["scoped", "flat"] if options.mode == "both" else [options.mode]
     if options.shape == "nested":
@@ -126,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"agent-framework-core {metadata.version('agent-framework-core')}, {options.steps} sequential steps "
         f"({'half of them nested' if options.shape == 'nested' else 'all top-level'}), "
-        f"{options.arg} arguments, storage={options.storage}, phase={options.phase}, best of {options.repeats}"
+        f"{options.arg} arguments, storage={options.storage}, phase={options.phase}, best of {options.repeats}, "
+        f"workflow {settings['workflow']}"
     )
     alone = best["MAF alone"]
     print(f"  {'MAF alone':<22} {alone * 1000:9.1f} ms  ({alone / options.steps * 1e6:.1f} us/step)")

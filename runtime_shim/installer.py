@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from steplint.runtime_shim.errors import (
     ShimAlreadyInstalledError,
@@ -119,6 +119,7 @@ def _apply_fingerprint_policy_to_release(framework: Framework, policy: Policy) -
 def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> PatchSet:
     step_wrapper, run_context, workflow = framework.step_wrapper, framework.run_context, framework.functional_workflow
     patches = PatchSet()
+    maf_methods: dict[str, Any] = {}  # RunContext's hooked methods as MAF defines them: a bypassed run's own
     patches.replace(
         step_wrapper,
         "__call__",
@@ -126,7 +127,8 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
             framework.original(step_wrapper, "__call__"),
             framework.active_run_ctx,
             refuse_nesting=options.mode == "flat",
-            start_run=run_starter(framework, options.on_replay_mismatch != "off") if options.mode == "scoped" else None,
+            start_run=(run_starter(framework, options.on_replay_mismatch != "off", maf_methods)
+                       if options.mode == "scoped" else None),
         ),
     )
     patches.replace(run_context, "__init__", starting_run(framework.original(run_context, "__init__")))
@@ -150,6 +152,7 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
         for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current,
                                                                  options.on_argument_mutation).items():
             patches.replace(owner, name, replacement)
+    maf_methods.update(patches.originals(run_context, exclude=("__init__",)))
     return patches
 
 

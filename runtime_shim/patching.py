@@ -33,6 +33,14 @@ class PatchSet:
         self._replaced.append((owner, name, owner.__dict__.get(name, _ABSENT)))
         setattr(owner, name, replacement)
 
+    def originals(self, owner: type, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Name -> what *owner* defined there before the first replacement (for attributes it defined itself)."""
+        found: dict[str, Any] = {}
+        for replaced_owner, name, original in self._replaced:
+            if replaced_owner is owner and name not in found and name not in exclude:
+                found[name] = original
+        return {name: original for name, original in found.items() if original is not _ABSENT}
+
     def restore(self) -> None:
         """Put back every replaced attribute, newest first."""
         while self._replaced:

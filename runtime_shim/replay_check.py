@@ -356,12 +356,19 @@ def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], An
     return _set_cached_result
 
 
+# Exact types whose values no body can change (a subclass may add mutable attributes; a tuple may hold a list).
+_IMMUTABLE = frozenset({str, int, float, bool, complex, bytes, type(None)})
+
+
 def _changed_arguments(frame: Any) -> list[str]:
     """What of the call's arguments its body changed: their record, made before the body ran, against now."""
     record = frame.record
     if type(record) is not int or record in (UNDIGESTABLE, IDENTITY_KEYED):
         return []
     wrapper, args, kwargs = frame.call
+    immutable = _IMMUTABLE
+    if all(type(value) in immutable for value in args) and all(type(value) in immutable for value in kwargs.values()):
+        return []  # nothing the body could have changed: no second digest
     try:
         if record_call(_shape(wrapper), args, kwargs) == record:
             return []

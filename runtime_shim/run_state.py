@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import zlib
+from types import MethodType
 from typing import Any, Callable
 
 from steplint.runtime_shim.frames import current_step_frame, key_text
@@ -80,11 +81,12 @@ class RunState:
     was made under verification and whether the run already said it was not.
     """
 
-    __slots__ = ("judged", "marker", "digest", "pending", "legacy", "marked",
+    __slots__ = ("judged", "bypass", "marker", "digest", "pending", "legacy", "marked",
                  "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable")
 
     def __init__(self) -> None:
         self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
+        self.bypass = False  # scoped mode: no later run can take this run's cache, so its calls run on MAF's code
         self.marker: Any = None
         self.digest: int | None = None  # of the keys in the run's step cache (but pending ones), while marked
         self.pending: list[Any] = []  # keys set since the digest was last brought up to date
@@ -166,16 +168,25 @@ def starting_run(original: Callable[..., Any]) -> Callable[..., Any]:
     return __init__
 
 
-def begin_run(run_context: Any, marker: Any, positional: Callable[[Any], bool], mark_at_once: bool) -> RunState:
-    """Judge the run from the cache it holds at its first step call (once per run). With *mark_at_once* (replay
-    verification on: its checkpoints are not MAF's byte for byte anyway) the record is written from the run's
-    first checkpoint, so its own checkpoints before it nests are never taken for MAF's; in a run that no later
-    run can resume (``resumability``) it is left out, as verification is."""
+def begin_run(run_context: Any, marker: Any, positional: Callable[[Any], bool], mark_at_once: bool,
+              maf_methods: dict[str, Callable[..., Any]] | None = None) -> RunState:
+    """Judge the run from the cache it holds at its first step call (once per run). A run that no later run can
+    resume (``resumability``) is left to MAF (``bypass``): *maf_methods* (name -> MAF's function) are bound on the
+    run's context, so the shim's hooks of RunContext are not even entered for its calls. With *mark_at_once* (replay verification on: its
+    checkpoints are not MAF's byte for byte anyway) the record is written from the run's first checkpoint, so
+    its own checkpoints before it nests are never taken for MAF's."""
     state = run_state(run_context)
     if state.judged:
         return state
     state.judged = True
-    mark_at_once = mark_at_once and resumable(run_context, state)
+    if not resumable(run_context, state):
+        # Keys matter only to a later run that takes this run's cache, and none can (``resumability``): the
+        # run's calls go straight to MAF's code, as in a run that started before install(). Should code the
+        # shim cannot see pause it all the same, its response-only replay is a legacy replay (no record).
+        state.bypass = True
+        for name, function in (maf_methods or {}).items():  # MAF's own methods, for this run only: no hook runs
+            run_context.__dict__[name] = MethodType(function, run_context)
+        return state
     state.marker = marker
     cache = run_context._step_cache
     recorded = run_context._step_cache_auto_request_info_counts.pop(marker, None)  # written again once marked
@@ -252,12 +263,14 @@ def run_state_hooks(framework: Framework) -> dict[str, Callable[..., Any]]:
     }
 
 
-def run_starter(framework: Framework, mark_at_once: bool) -> Callable[[Any], None]:
-    """``start(run_context)``: judge the run (at its first step call)."""
+def run_starter(framework: Framework, mark_at_once: bool,
+                maf_methods: dict[str, Callable[..., Any]] | None = None) -> Callable[[Any], None]:
+    """``start(run_context)``: judge the run (at its first step call). *maf_methods*: RunContext's methods the shim
+    hooks, as MAF defines them (filled in once the shim is installed), for the runs left to MAF."""
     marker = marker_key(framework)
     positional = positional_keys(framework)
 
     def start(run_context: Any) -> None:
-        begin_run(run_context, marker, positional, mark_at_once)
+        begin_run(run_context, marker, positional, mark_at_once, maf_methods)
 
     return start

@@ -40,7 +40,9 @@ def shimmed_step_call(
     async def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
         run_context = active_run_ctx.get()
         state = None if run_context is None else run_state_of(run_context)
-        if state is None:  # outside a run, or in a run that started before install(): MAF's own code
+        if state is None or state.bypass:
+            # outside a run, in a run that started before install(), or (scoped) in a run no later run can
+            # resume: MAF's own code
             return await original(self, *args, **kwargs)
         # A frame from another run (a workflow started inside a step body) is not a parent.
         parent = current_step_frame.get()
@@ -52,6 +54,8 @@ def shimmed_step_call(
             raise NestedStepError(parent.step_name, self.name)
         if start_run is not None and not state.judged:
             start_run(run_context)  # the run's first step call
+            if state.bypass:
+                return await original(self, *args, **kwargs)
         frame = StepFrame(run_context, self.name, parent, (self, args, kwargs))
         token = current_step_frame.set(frame)
         try:

@@ -15,12 +15,20 @@ crashed, and resumed. The invariants, counted per check:
   ``"error"`` on a resume whose order changed (and ``NestedStepError`` in flat
   mode where the program nests, which is ``flat_refuses``);
 - ``state_left``: no run context outlives its run, and ``uninstall()`` is done
-  at once.
+  at once;
+- ``kept_path``: a run keeps the code path it started on: one started before
+  an ``install()`` made while it ran stays on MAF's code (and, without pauses,
+  ends exactly as under MAF alone), every other run of a configuration starts
+  under the shim.
+
+Where the generator says so (``Program.other_process``) the resume runs in a
+second process with another hash seed (``replay_fuzz_worker``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import tempfile
@@ -32,13 +40,15 @@ from typing import Any
 
 import agent_framework as maf
 import replay_fuzz_runner as runner
-from replay_fuzz_model import MEMO_LABEL, Color, Program, answer_for, canonical, expected_value, generate
+from replay_fuzz_model import MEMO_LABEL, Color, Program, answer_for, canonical, expected_value, generate, walk
+from replay_fuzz_worker import worker
 from shim_support import chain
 
 from steplint import runtime_shim
-from steplint.runtime_shim import NestedStepError, ReplayMismatchError, ReplayMismatchWarning
+from steplint.runtime_shim import NestedStepError, ReplayMismatchError, ReplayMismatchWarning, UnverifiedReplayWarning
 
-INVARIANTS = ("other_value", "completed_rerun", "false_verified", "shim_raised", "state_left", "flat_refuses")
+INVARIANTS = ("other_value", "completed_rerun", "false_verified", "shim_raised", "state_left", "flat_refuses",
+              "kept_path")
 MODES = (None, "flat", "scoped")
 POLICIES = ("error", "warn", "rerun", "off")
 NAME = "replay_fuzz"
@@ -53,6 +63,8 @@ class Phase:
     trace: runner.Trace
     report: Any
     warned: int
+    unverified: int = 0  # UnverifiedReplayWarning: the run took entries of a cache made without records
+    alive: int | None = None  # run contexts still alive after the phase, when counted in another process
 
 
 Phases = tuple[Phase, Phase, Phase, set[str]]  # uninterrupted, crashed, resumed, labels in the resumed checkpoint
@@ -98,8 +110,8 @@ async def _answered(workflow: Any, storage: Any, result: Any, before: set[str]) 
 
 
 async def drive(storage: Any, groups: Any, crash_at: int = 0, checkpoint_id: str | None = None,
-                memo: bool = False) -> Phase:
-    runner.plan(groups, crash_at, memo)
+                memo: bool = False, install: Any = None) -> Phase:
+    runner.plan(groups, crash_at, memo, install)
     runtime_shim.reset_replay_report()
     before = {c.checkpoint_id for c in await storage.list_checkpoints(workflow_name=NAME)}
     workflow = runner.fuzz_workflow.build(checkpoint_storage=storage)
@@ -112,7 +124,8 @@ async def drive(storage: Any, groups: Any, crash_at: int = 0, checkpoint_id: str
         except Exception as exc:  # crashes are the point; the invariants judge the rest
             error = exc.with_traceback(None)  # its frames would keep the run's context alive
     warned = sum(issubclass(w.category, ReplayMismatchWarning) for w in caught)
-    return Phase(outputs, error, runner.TRACE[0], runtime_shim.replay_report(), warned)
+    unverified = sum(issubclass(w.category, UnverifiedReplayWarning) for w in caught)
+    return Phase(outputs, error, runner.TRACE[0], runtime_shim.replay_report(), warned, unverified)
 
 
 def truth(program: Program) -> list[Any]:
@@ -134,26 +147,44 @@ def make_storage(kind: str, directory: str) -> Any:
     return maf.InMemoryCheckpointStorage()
 
 
-async def scenario(program: Program, directory: str) -> Phases:
-    """Uninterrupted (order ``second``), crashed (order ``first``), resumed (``second``) from the picked checkpoint."""
+async def scenario(program: Program, directory: str, mode: str | None, policy: str, midway: Any = None) -> Phases:
+    """Uninterrupted (order ``second``), crashed (order ``first``), resumed (``second``) from the picked checkpoint.
+    With *midway* (the install function) the crashed run starts without the shim and is installed under it."""
     uninterrupted = await drive(make_storage(program.storage, f"{directory}/u"), program.second, memo=program.memo)
     storage = make_storage(program.storage, f"{directory}/c")
-    crashed = await drive(storage, program.first, crash_at=program.crash_at, memo=program.memo)
+    if midway is not None:
+        runtime_shim.uninstall()
+    crashed = await drive(storage, program.first, crash_at=program.crash_at, memo=program.memo,
+                          install=(program.install_midway, midway) if midway is not None else None)
+    if midway is not None and runtime_shim.installed_mode() is None:
+        midway()  # the run ended before that entry: installed between the runs
     made = await chain(storage, NAME)
     if not made:
         return uninterrupted, crashed, crashed, set()
     picked = made[round(program.resume_pick * (len(made) - 1))]
-    resumed = await drive(storage, program.second, checkpoint_id=picked.checkpoint_id, memo=program.memo)
+    if program.other_process:
+        resumed = await asyncio.to_thread(worker.resume, program, mode, policy, f"{directory}/c", picked.checkpoint_id)
+    else:
+        resumed = await drive(storage, program.second, checkpoint_id=picked.checkpoint_id, memo=program.memo)
     return uninterrupted, crashed, resumed, labels_in(picked)
+
+
+def installs_midway(program: Program, mode: str | None) -> bool:
+    """Whether the configuration's crashed run starts without the shim (flat mode refuses a nesting program at once,
+    which is judged on its own)."""
+    return bool(program.install_midway) and mode is not None and not (mode == "flat" and program.nests)
 
 
 def run_configuration(program: Program, mode: str | None, policy: str) -> Phases:
     runtime_shim.uninstall()
+    install = None
     if mode is not None:
-        runtime_shim.install(mode=mode, on_replay_mismatch=policy)  # type: ignore[arg-type]
+        install = functools.partial(runtime_shim.install, mode=mode, on_replay_mismatch=policy)
+        install()
     try:
         with tempfile.TemporaryDirectory() as directory:
-            return asyncio.run(scenario(program, directory))
+            midway = install if installs_midway(program, mode) else None
+            return asyncio.run(scenario(program, directory, mode, policy, midway))
     finally:
         runtime_shim.uninstall()
 
@@ -174,8 +205,9 @@ def _reordered(program: Program, alone: Phase) -> bool:
     return program.reordered or bool(alone.trace.wrong)
 
 
-def _other_value_holds(phase: Phase, alone: Phase, program: Program, policy: str) -> bool:
-    said = policy == "warn" and phase.warned > 0
+def _other_value_holds(phase: Phase, alone: Phase, program: Program, policy: str, legacy: bool = False) -> bool:
+    """*legacy*: the run took a cache made by a run without the shim, which it says (``UnverifiedReplayWarning``)."""
+    said = policy == "warn" and phase.warned > 0 or legacy and phase.unverified > 0
     return not phase.trace.wrong or said or (policy == "off" and _reordered(program, alone))
 
 
@@ -184,10 +216,12 @@ def ran_again(phases: Phases) -> set[str]:
     return {label for label in phases[2].trace.completed if label in phases[3]} if phases[2] is not phases[1] else set()
 
 
-def judge_resume(tally: Tally, program: Program, policy: str, phases: Phases, alone: Phases, where: str) -> None:
+def judge_resume(tally: Tally, program: Program, mode: str, policy: str, phases: Phases, alone: Phases,
+                 where: str) -> None:
     resumed = phases[2]
     report, wrong = resumed.report, resumed.trace.wrong
-    holds = _other_value_holds(resumed, alone[2], program, policy)
+    legacy = installs_midway(program, mode)
+    holds = _other_value_holds(resumed, alone[2], program, policy, legacy)
     tally.judge("other_value", holds, f"{where} got {wrong}")
     # after a mismatch, the call whose entry another call took misses and runs ("warn"), as does a sibling
     # that started before the mismatch stopped the run ("error"); under "rerun" the body runs by design
@@ -196,10 +230,31 @@ def judge_resume(tally: Tally, program: Program, policy: str, phases: Phases, al
     again = sorted(ran_again(phases) - ran_again(alone))
     if policy == "off":  # a shared load is adopted by its record, which "off" does not write (README, limits)
         again = [label for label in again if label != MEMO_LABEL]
-    tally.judge("completed_rerun", not again or rerun_allowed, f"{where} ran again {again}")
+    # a scoped resume of a checkpoint made without the shim is a legacy replay, which runs nested calls and
+    # unclaimed entries again by design (README, "Checkpoints made without the shim"): not judged there
+    if not (legacy and mode == "scoped"):
+        tally.judge("completed_rerun", not again or rerun_allowed, f"{where} ran again {again}")
     if policy != "off":
         told = report.mismatched + report.unrecorded + report.undigestable
         tally.judge("false_verified", len(wrong) <= told, f"{where} {len(wrong)} wrong, {report}")
+
+
+def _outcome(phase: Phase) -> Any:
+    return (type(phase.error), canonical(phase.outputs), phase.trace.wrong, phase.trace.completed)
+
+
+def judge_paths(tally: Tally, program: Program, mode: str, runs: tuple[Phase, ...], alone: Phases, where: str) -> None:
+    """``kept_path``: each run of the configuration started on the code path it should have."""
+    midway = installs_midway(program, mode)
+    for index, phase in enumerate(runs):
+        if midway and index == 1:  # started before install(): MAF's code to its end, then its pauses' replays
+            first = phase.trace.shimmed[:1]
+            tally.judge("kept_path", first in ([], [False]), f"{where}: crashed run started {first}")
+            if not any(call.pause for call in walk(program.first)):
+                same = _outcome(phase) == _outcome(alone[1])
+                tally.judge("kept_path", same, f"{where}: crashed run {_outcome(phase)} vs {_outcome(alone[1])}")
+        else:
+            tally.judge("kept_path", all(phase.trace.shimmed), f"{where}: run {index} started {phase.trace.shimmed}")
 
 
 def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases, alone: Phases) -> None:
@@ -207,9 +262,10 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
     where = f"seed {program.seed} {mode}/{policy} {program.storage}"
     runs = (uninterrupted, crashed, resumed) if resumed is not crashed else (uninterrupted, crashed)
     tally.runs += len(runs)
+    judge_paths(tally, program, mode, runs, alone, where)
     for phase in runs:
         gc.collect()
-        alive = sum(reference() is not None for reference in phase.trace.contexts)
+        alive = phase.alive if phase.alive is not None else sum(ref() is not None for ref in phase.trace.contexts)
         tally.judge("state_left", alive == 0, f"{where}: {alive} run contexts alive")
     tally.judge("state_left", runtime_shim.installed_mode() is None, f"{where}: still installed")
     if mode == "flat" and program.nests:
@@ -220,14 +276,14 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
     holds = _right(uninterrupted, program) or not _right(alone[0], program)
     tally.judge("shim_raised", holds, f"{where} uninterrupted {uninterrupted.error!r}")
     tally.judge("shim_raised", _allowed_error(crashed, alone[1], program, policy), f"{where} crashed {crashed.error!r}")
-    holds = _other_value_holds(crashed, alone[1], program, policy)
+    holds = _other_value_holds(crashed, alone[1], program, policy, installs_midway(program, mode))
     tally.judge("other_value", holds, f"{where} crashed run got {crashed.trace.wrong}")
     if resumed is crashed:
         return
     tally.judge("shim_raised", _allowed_error(resumed, alone[2], program, policy), f"{where} resumed {resumed.error!r}")
     if resumed.error is None and not resumed.trace.wrong and policy != "off":
         tally.judge("other_value", canonical(resumed.outputs) == truth(program), f"{where} outputs {resumed.outputs}")
-    judge_resume(tally, program, policy, phases, alone, where)
+    judge_resume(tally, program, mode, policy, phases, alone, where)
 
 
 def fuzz(seeds: range, tally: Tally | None = None) -> Tally:

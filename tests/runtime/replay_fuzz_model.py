@@ -10,6 +10,12 @@ is a function of its own label only (a tuple with an enum, which the storage
 round trip gives back as a list and a str), so a call that receives another
 call's value is seen at the call site.
 
+In about 30% of the programs (``install_midway``) the crashed run starts without the shim and
+``install()`` is called from the event loop while it runs (it must stay on MAF's code to its end); in
+about 30% (``other_process``, file storage only) the resume runs in another process started with
+another ``PYTHONHASHSEED`` (``replay_fuzz_worker``), and the steps that take a model also take a
+``Tags`` argument whose state is a set of str, pickled in hash-seed order.
+
 In a third of the programs or so (``memo``), every top-level body starts a
 shared load as it returns, unless one is running (an ``asyncio.Task`` in a
 module dict, the way applications memoize a config load), and the workflow
@@ -63,6 +69,9 @@ class Program:
     storage: str  # "memory" or "file"
     memo: bool = False  # top-level bodies start a shared load (MEMO_LABEL) as they return; the workflow awaits it
     # after each top-level group
+    install_midway: int = 0  # > 0: the crashed run starts without the shim, installed from the event loop (not
+    # from the run) once that body entry is reached; the resume runs under it
+    other_process: bool = False  # the resume runs in another process, with another hash seed (file storage)
 
     @property
     def nests(self) -> bool:
@@ -155,5 +164,11 @@ def generate(seed: int) -> Program:
     second = shuffled(first, rng) if reorder else first
     entries = len(walk(first))
     memo = random.Random(seed * 7919 + 1).random() < 0.4  # its own draw: the other programs stay as they were
-    return Program(seed, first, second, crash_at=rng.randint(1, entries + 1),
-                   resume_pick=rng.choice([1.0, 1.0, rng.random()]), storage=rng.choice(["memory", "file"]), memo=memo)
+    crash_at = rng.randint(1, entries + 1)
+    resume_pick = rng.choice([1.0, 1.0, rng.random()])
+    storage = rng.choice(["memory", "file"])
+    extra = random.Random(seed * 7919 + 4)  # the dimensions added later draw apart too
+    install_midway = extra.randint(1, crash_at) if extra.random() < 0.3 else 0
+    other_process = storage == "file" and extra.random() < 0.6
+    return Program(seed, first, second, crash_at=crash_at, resume_pick=resume_pick, storage=storage, memo=memo,
+                   install_midway=install_midway, other_process=other_process)

@@ -21,6 +21,8 @@ from pydantic import BaseModel, PrivateAttr, computed_field
 from agent_framework._workflows._functional import get_run_context
 from replay_fuzz_model import MEMO_LABEL, Call, Color, Group, canonical, color_of, expected_value, walk
 
+from steplint.runtime_shim.run_state import run_state_of
+
 
 class Crash(Exception):
     """The simulated crash of the first run."""
@@ -40,6 +42,21 @@ class Item(BaseModel):
         return self.label.upper()
 
 
+class Tags:
+    """An argument compared by value whose state is a set of str: its pickle lists them in hash-seed order."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = set(names)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tags) and self.names == other.names
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+TAGS = ("north", "south", "east", "west", "up", "down", "in", "out")
+
+
 @dataclass
 class Trace:
     """What the bodies and call sites of the current run did."""
@@ -51,9 +68,10 @@ class Trace:
     wrong: list[tuple[str, Any]] = field(default_factory=list)
     contexts: list[weakref.ref[Any]] = field(default_factory=list)  # every run's RunContext, to see it go
     memo_checked: set[str] = field(default_factory=set)  # the shared load's value was checked at its await
+    shimmed: list[bool] = field(default_factory=list)  # per run: whether it started under the shim
 
 
-PLAN: dict[str, Any] = {"top": (), "calls": {}, "memo": False}
+PLAN: dict[str, Any] = {"top": (), "calls": {}, "memo": False, "install": None}
 TRACE = [Trace()]
 MEMO: dict[str, asyncio.Future[Any]] = {}  # the application's memo: one shared load per run
 
@@ -71,6 +89,10 @@ async def body(label: str, ctx: Any = None) -> tuple[Any, ...]:
     call: Call = PLAN["calls"][label]
     trace = TRACE[0]
     trace.entries += 1
+    install = PLAN["install"]
+    if install is not None and trace.entries >= install[0]:  # install() from outside the run, while it is in flight
+        PLAN["install"] = None
+        asyncio.get_running_loop().call_soon(install[1])
     if trace.entries == trace.crash_at:
         raise Crash(label)
     if call.flaky and label not in trace.failed_once:
@@ -133,7 +155,9 @@ def start(call: Call) -> Any:
     if call.step == "beta":
         pair = (call.label, 1) if call.carrier == "tuple" else ("", 1)
         return beta(item, color_of(call.label), pair)
-    opts = {"mode": call.label} if call.carrier in ("kwarg", "plain") else {}
+    opts: dict[str, Any] = {"mode": call.label} if call.carrier in ("kwarg", "plain") else {}
+    if item is not None:  # a call MAF keys by its order anyway: a set in an argument changes nothing for MAF
+        opts["where"] = Tags(TAGS)
     if call.step == "gamma":
         return gamma(item, **opts)
     tags = (call.label,) if call.carrier == "vararg" else ()
@@ -173,7 +197,9 @@ async def run_groups(groups: tuple[Group, ...]) -> list[Any]:
 
 @maf.workflow(name="replay_fuzz")
 async def fuzz_workflow(_: str) -> list[Any]:
-    TRACE[0].contexts.append(weakref.ref(get_run_context()))
+    context = get_run_context()
+    TRACE[0].contexts.append(weakref.ref(context))
+    TRACE[0].shimmed.append(run_state_of(context) is not None)
     MEMO.clear()
     try:
         values: list[Any] = []
@@ -186,8 +212,9 @@ async def fuzz_workflow(_: str) -> list[Any]:
         MEMO.clear()
 
 
-def plan(groups: tuple[Group, ...], crash_at: int = 0, memo: bool = False) -> None:
-    PLAN["top"], PLAN["memo"] = groups, memo
+def plan(groups: tuple[Group, ...], crash_at: int = 0, memo: bool = False, install: Any = None) -> None:
+    """Set the program for the next run; *install*: ``(body entry, install function)`` to call from the loop."""
+    PLAN["top"], PLAN["memo"], PLAN["install"] = groups, memo, install
     PLAN["top_labels"] = {call.label for group in groups for call in group.calls}
     PLAN["calls"] = {call.label: call for call in walk(groups)}
     TRACE[0] = Trace(crash_at=crash_at)

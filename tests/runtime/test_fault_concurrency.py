@@ -48,6 +48,7 @@ from shim_trees import (
 from steplint import runtime_shim
 from steplint.runtime_shim.frames import StepFrame, current_step_frame
 from steplint.runtime_shim.legacy_replay import LegacyReplay
+from steplint.runtime_shim.run_state import run_state_of
 
 pytestmark = pytest.mark.runtime
 
@@ -174,7 +175,10 @@ async def load_branch(job: Job) -> str:
         raise Crash("load crash")
     second = await load_leaf(job)
     frame = current_step_frame.get()  # the children's frames are gone: this body's own is back
-    assert frame is not None and frame.step_name == "load_branch", frame
+    if run_state_of(_functional._active_run_ctx.get()).bypass:  # a run no later run can resume: MAF's code
+        assert frame is None, frame
+    else:
+        assert frame is not None and frame.step_name == "load_branch", frame
     return f"branch[{first},{second}]"
 
 

@@ -34,7 +34,8 @@ def test_replay_fuzz_invariants_hold() -> None:
 
 def test_known_limit_nested_calls_of_a_parent_whose_key_moved_run_again() -> None:
     _, seed = KNOWN_LIMITS["completed_rerun"]
-    program = dataclasses.replace(generate(seed), memo=False)  # the minimal case: no shared load
+    # the minimal case: no shared load, installed from the start, resumed in this process
+    program = dataclasses.replace(generate(seed), memo=False, install_midway=0, other_process=False)
     tally = Tally()
     alone = run_configuration(program, None, "off")
     judge(tally, program, "scoped", "error", run_configuration(program, "scoped", "error"), alone)

@@ -11,11 +11,14 @@ import warnings
 import agent_framework as maf
 import pausing_helper
 import pytest
-from shim_support import Job, run
+from agent_framework._workflows import _functional
+from shim_support import SCOPED, Job, cache_keys, latest, run
 
 from steplint import runtime_shim
 from steplint.runtime_shim import ArgumentMutatedWarning, UnverifiedReplayWarning
 from steplint.runtime_shim.resumability import module_can_pause
+from steplint.runtime_shim.frames import key_text
+from steplint.runtime_shim.run_state import run_state_of
 
 pytestmark = pytest.mark.runtime
 
@@ -71,3 +74,36 @@ def test_a_pause_the_shim_could_not_see_replays_as_maf_does_and_says_so() -> Non
     assert answered.get_outputs() == [["A", "b:yes"]]
     report = runtime_shim.replay_report()
     assert report.unrecorded >= 1 and report.verified == 0, report
+
+
+SEEN: list[object] = []
+
+
+@maf.step
+async def inner_check(job: Job) -> str:
+    SEEN.append(_functional._active_run_ctx.get())
+    return job.label.upper()
+
+
+@maf.step
+async def outer_check(job: Job) -> str:
+    return "<" + await inner_check(job) + ">"
+
+
+@maf.workflow(name="nested_not_resumable")
+async def nested_not_resumable(_: str) -> list[str]:
+    return [await outer_check(Job(label="a")), await inner_check(Job(label="b"))]
+
+
+def test_a_run_no_later_run_can_resume_runs_on_mafs_code() -> None:
+    """Scoped keys matter only to a later run that takes the cache: a run none can take runs on MAF's code."""
+    SEEN.clear()
+    assert run(nested_not_resumable.build().run("go")).get_outputs() == [["<A>", "B"]]
+    context = SEEN[0]
+    assert run_state_of(context).bypass  # type: ignore[union-attr]
+    keys = [key_text(key) for key in context._step_cache]  # type: ignore[attr-defined]
+    assert sorted(keys) == ["inner_check::0", "inner_check::1", "outer_check::0"], keys  # MAF's own keys
+    storage = maf.InMemoryCheckpointStorage()
+    assert run(nested_not_resumable.build(checkpoint_storage=storage).run("go")).get_outputs() == [["<A>", "B"]]
+    keys = cache_keys(run(latest(storage, "nested_not_resumable")))
+    assert any(SCOPED.search(key) for key in keys), keys  # a run with a storage: scoped
