@@ -52,7 +52,7 @@ async def test_a_notebooks_cells_are_linted_as_one_module(client: RecordingClien
         cell_text_documents=documents,
     ))
     published = await client.next_publish(cell_uri(notebook, 5))
-    # Cell 5's step calls cell 3's step and billing.py's: the command line's findings, at the lines of cell 5.
+    # Cell 5's step calls cell 3's step and order_billing.py's: the command line's findings, at the lines of cell 5.
     found = sorted((d.code, d.range.start.line + 1, d.range.start.character + 1) for d in published.diagnostics)
     assert found == [("STP001", 3, 18), ("STP001", 5, 18)]
 

@@ -32,7 +32,7 @@ def test_a_notebook_is_found_and_reported_by_cell(project):
     assert "orders.ipynb" in steplint("--show-files", ".", cwd=project).stdout.split()
     done = steplint("--no-cache", ".", cwd=project)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    # A step defined in cell 3 and called by a step in cell 5, and one imported from billing.py beside it; the
+    # A step defined in cell 3 and called by a step in cell 5, and one imported from order_billing.py beside it; the
     # '# noqa' in cell 5, the %%bash cell and the automagic cell (both calling fetch) silence or hide the rest.
     assert located(done.stdout) == [("orders.ipynb:cell 5:3:18", "STP001"), ("orders.ipynb:cell 5:5:18", "STP001")]
     grouped = steplint("--no-cache", "--format", "grouped", "orders.ipynb", cwd=project).stdout

@@ -163,7 +163,7 @@ def test_fails_on_the_reproduction(project, pre_commit_home):
 
 
 def test_a_notebook_the_hook_is_given_is_linted(project, pre_commit_home):
-    for name in ("orders.ipynb", "billing.py"):
+    for name in ("orders.ipynb", "order_billing.py"):
         shutil.copy(ROOT / "fixtures" / "notebook_workflow" / name, project / name)
     done = pre_commit(project, pre_commit_home, "steplint", "--files", "orders.ipynb")
     assert done.returncode == 1, done.stdout + done.stderr
