@@ -118,7 +118,11 @@ def lint(steplint: str, folder: Path, app: str) -> Run:
     except json.JSONDecodeError as error:
         return Run(app, seconds, proc.returncode, [], f"bad JSON: {error}", cpu)
     keep = ("code", "path", "line", "column", "message", "severity")
-    return Run(app, seconds, proc.returncode, [{k: f.get(k) for k in keep} for f in findings], "", cpu)
+    kept = [{k: f.get(k) for k in keep} for f in findings]
+    for finding in kept:  # some findings carry an absolute path; verdicts name paths from the app's folder
+        if finding["path"] and os.path.isabs(finding["path"]):
+            finding["path"] = os.path.relpath(finding["path"], folder)
+    return Run(app, seconds, proc.returncode, kept, "", cpu)
 
 
 def unpack_corpus(archive: Path) -> Path:
@@ -292,6 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.load:
         saved = json.loads(Path(args.load).read_text())
         runs = {app: Run(**run) for app, run in saved["runs"].items()}
+        for app, run in runs.items():
+            for finding in run.findings:
+                if finding["path"] and os.path.isabs(finding["path"]):
+                    finding["path"] = os.path.relpath(finding["path"], Path(args.apps_root) / app)
     else:
         if not args.steplint:
             parser.error("--steplint is required unless --load is given")
@@ -317,9 +325,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{app}: {len(run.findings)} findings, {run.seconds:.1f} s wall, {run.cpu:.1f} s CPU"
                   + (f", exit {run.returncode}: {run.error[:200]}" if run.error else ""), file=sys.stderr)
             runs[app] = run
-        if args.save:
-            Path(args.save).write_text(json.dumps(
-                {"steplint": steplint, "runs": {app: run.__dict__ for app, run in runs.items()}}, indent=1))
+            if args.save:  # after every application, so a long run can be scored before it ends
+                Path(args.save).write_text(json.dumps(
+                    {"steplint": steplint, "runs": {app: run.__dict__ for app, run in runs.items()}}, indent=1))
     result = score(runs, book)
     report(result, {s for s in args.show.split(",") if s})
     return 0
