@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_DEFINITION_OR_GRAPH
-from steplint.analysis.module_names import module_level_values
+from steplint.analysis.module_names import MafReach, module_level_values
 from steplint.analysis.nondeterminism_sinks import SinkSearch
 from steplint.analysis.flow import site_key
 from steplint.analysis.program import Analysis, maf_name
@@ -163,6 +163,11 @@ async def audit(day: str) -> str:
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        if not analysis.service(MafReach).reaches(module) or not _names_steps(analysis, module):
+            # A name can vary only where this module names a step: a decorated step, or a call that passes a
+            # step's name (MAF's step/StepWrapper, or a function of the project that passes it on). Elsewhere
+            # nothing is looked up: resolving each call would cost the import of every module.
+            return
         flow = analysis.flow(module)
         carried_by_scope: dict[str, dict[str, frozenset]] = {}
         found: dict[tuple, tuple[Span, str]] = {}
@@ -183,6 +188,16 @@ async def audit(day: str) -> str:
         for key in sorted(found):
             span, what = found[key]
             yield analysis.diagnostic(module, span, UnstableStepName, _message(what, analysis))
+
+
+def _names_steps(analysis: Analysis, module: ModuleSummary) -> bool:
+    if analysis.steps_in(module):
+        return True
+    for body in module.functions:
+        scope = None if body.qualname == "<module>" else body
+        if any(_name_arguments(analysis, module, scope, call) for call in iter_calls(body.body)):
+            return True
+    return False
 
 
 def _message(what: str, analysis: Analysis) -> str:
@@ -231,7 +246,8 @@ def _varies(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | 
         if any(_string_set(analysis, module, scope, arg, 3) for arg in call.args):
             return _SET_ORDER
         return None
-    values = module_level_values(analysis.engine, analysis.index, module, scope, call.func)
+    values = module_level_values(analysis.engine, analysis.index, module, scope, call.func,
+                                 analysis.service(MafReach).reaches)
     names = sorted(v.name for v in values if isinstance(v, ExternalValue)
                    and (nondeterministic(v.name) or v.name in _PER_PROCESS))
     return f"{names[0]}()" if names else None

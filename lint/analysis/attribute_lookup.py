@@ -231,11 +231,23 @@ class AttributeLookup:
 
     def global_fallback(self, module: ModuleSummary, name: str) -> Values:
         """A name the module does not bind: from an outside module's ``*``, a builtin, or unknown."""
+        if name == "__name__":
+            return self._module_dunder_name(module)
         for star in module.star_imports:
             if self.session.engine.load(star, module) is None:
                 return frozenset({ExternalValue(f"{star}.{name}")})
         if name in BUILTIN_NAMES:
             return frozenset({ExternalValue(f"builtins.{name}")})
+        return ONLY_UNKNOWN
+
+    def _module_dunder_name(self, module: ModuleSummary) -> Values:
+        """``__name__`` while ``module`` is being imported is its dotted name, so an ``if __name__ ==
+        "__main__":`` block is skipped exactly as Python skips it on import (a script's ``main()`` and all it
+        calls never run in the import of the module). Elsewhere (a function may run in a script) unknown."""
+        session = self.session
+        importing = session.kind == "import" and session.module is not None and session.module.path == module.path
+        if importing and module.module and module.module.rpartition(".")[2] != "__main__":
+            return const(module.module)
         return ONLY_UNKNOWN
 
     # --- stores and items -------------------------------------------------------------------
