@@ -36,6 +36,10 @@ OUTPUT_TAIL_LINES = 80
 MAIN_VERSION = metadata.version("agent-framework-core")
 # The dev environment's release runs tests/runtime directly (if it is a tested one).
 OTHER_VERSIONS = [version for version in TESTED_VERSIONS if version != MAIN_VERSION]
+# The releases that bound the shim's key epochs: the oldest supported (call-order keys), the first with argument
+# fingerprints and the newest. They run every test; the releases inside an epoch run the suite without the `deep`
+# tests (fuzzer, pytest plugin) and with a quarter of the hypothesis examples (tests/runtime/shim_support.py).
+DEEP_RELEASES = ("1.18.0", "1.20.0", "1.23.0")
 # Releases real projects pin that the shim refuses (it supports 1.18.0+): only the linter's verdicts are
 # checked there. They share this session's environment (the releases' dependencies agree): each is its
 # one wheel, installed with --no-deps into .venvs/ and put first on PYTHONPATH, so no venv is built.
@@ -112,19 +116,29 @@ def suite_environment() -> dict[str, str]:
     # Options meant for this session (e.g. -n from xdist) would break the inner one.
     environment.pop("PYTEST_ADDOPTS", None)
     environment.pop("PYTHONPATH", None)
+    environment.pop("STEPLINT_SAMPLE_RELEASE", None)
     return environment
+
+
+def depth_for(version: str) -> tuple[list[str], dict[str, str]]:
+    """The pytest options and environment that make *version* run the whole suite or its sample."""
+    if version in DEEP_RELEASES:
+        return [], {}
+    return ["-m", "not deep"], {"STEPLINT_SAMPLE_RELEASE": "1"}
 
 
 @pytest.mark.runtime
 @pytest.mark.parametrize("version", OTHER_VERSIONS)
 def test_runtime_suite_passes_on_release(version: str) -> None:
     environment = environment_for(version)
+    options, variables = depth_for(version)
     completed = subprocess.run(
         [
             str(python_of(environment)),
             "-m",
             "pytest",
             SUITE,
+            *options,
             "-q",
             "-p",
             "no:cacheprovider",
@@ -137,7 +151,7 @@ def test_runtime_suite_passes_on_release(version: str) -> None:
         capture_output=True,
         text=True,
         cwd=REPO_ROOT,
-        env=suite_environment(),
+        env={**suite_environment(), **variables},
         timeout=900,
         check=False,
     )
@@ -190,3 +204,10 @@ def test_rule_verdicts_hold_on_older_release(version: str) -> None:
         capture_output=True, text=True, cwd=REPO_ROOT, env=environment, timeout=900, check=False,
     )
     assert completed.returncode == 0, f"{' '.join(VERDICT_SUITES)} on agent-framework-core {version}:\n{tail(completed)}"
+
+
+def test_deep_releases_bound_the_tested_range() -> None:
+    tested = sorted(TESTED_VERSIONS, key=lambda version: tuple(map(int, version.split("."))))
+    assert set(DEEP_RELEASES) <= set(tested), DEEP_RELEASES
+    assert tested[0] in DEEP_RELEASES and tested[-1] in DEEP_RELEASES, (tested, DEEP_RELEASES)
+    assert "1.20.0" in tested  # the first release with argument fingerprints: the other bound

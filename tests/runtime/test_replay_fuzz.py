@@ -25,6 +25,7 @@ KNOWN_LIMITS: dict[str, tuple[str, int]] = {
 }
 
 
+@pytest.mark.deep  # the seeds run on the releases that bound the key epochs (test_runtime_matrix.py)
 def test_replay_fuzz_invariants_hold() -> None:
     tally = fuzz(SEEDS)
     assert tally.programs == len(SEEDS)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.runtime
+# Release-independent option handling: run on the releases that bound the key epochs (test_runtime_matrix.py).
+pytestmark = [pytest.mark.runtime, pytest.mark.deep]
 
 NESTED_WORKFLOW = """
     import asyncio
