@@ -60,6 +60,8 @@ class Rule:
     #: Reported whatever the selection, ``ignore``, ``per-file-ignores`` or suppression comments say, as ruff
     #: reports syntax errors: a file that was not checked must never pass as checked.
     always_reported: ClassVar[bool] = False
+    #: Shared known-limit paragraphs (``steplint.rules.known_limits``), shown before the doc's "## Example".
+    known_limits: ClassVar[tuple[str, ...]] = ()
     VALID: ClassVar[tuple[str, ...]] = ()
     INVALID: ClassVar[tuple[str, ...]] = ()
 
@@ -69,7 +71,12 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return inspect.cleandoc(cls.__doc__ or "")
+        doc = inspect.cleandoc(cls.__doc__ or "")
+        if not cls.known_limits:
+            return doc
+        limits = "".join(limit.replace("{code}", cls.code) + "\n\n" for limit in cls.known_limits)
+        before, example, after = doc.partition("## Example")
+        return before + limits + example + after if example else doc.rstrip() + "\n\n" + limits.rstrip()
 
     @classmethod
     def help_uri(cls) -> str:

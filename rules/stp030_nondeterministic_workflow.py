@@ -11,6 +11,7 @@ from steplint.analysis.values import StepValue
 from steplint.core.framework_versions import FINGERPRINT_VERSION
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
 from steplint.rules.base import NONDETERMINISM, Rule
+from steplint.rules.known_limits import NEVER_RESUMES
 from steplint.core.summary import CallSite, ModuleSummary
 
 # Calls whose value differs from one run to the next, by full name.
@@ -91,19 +92,6 @@ class NondeterministicWorkflow(Rule):
     reading replayed in another process has another origin; read a wall
     clock in a step instead.
 
-    Known limit: a project that never resumes a run. The hazard bites only
-    when the body runs again: `run(checkpoint_id=...)` restoring a
-    checkpoint (from a checkpoint storage given to `build()`, `run()` or,
-    before 1.14, `@workflow`), or `run(responses=...)` answering a
-    `request_info` pause. A project with neither runs each body once, and
-    the finding is still reported there: it is a property of the workflow's
-    definition, which the first storage or pause added later exposes
-    (a host such as `FunctionalWorkflowAgent` may add one), and a storage
-    can come from outside the analyzed code, so the linter cannot prove
-    that no caller resumes. A project that truly never resumes silences it
-    with `per-file-ignores` (`"app/workflows/*.py" = ["STP030"]`),
-    `# noqa: STP030` on the line, or `ignore = ["STP030"]`.
-
     ## Example
     ```python
     import time
@@ -157,6 +145,7 @@ class NondeterministicWorkflow(Rule):
     points_at = "the call expression"
     version_dependent = True  # what a step argument's change does: run again (1.20+) or replay a stale result
     family = NONDETERMINISM
+    known_limits = (NEVER_RESUMES,)
     graph_pin = PIN_WORKFLOW_BODY
     INVALID = (
         """

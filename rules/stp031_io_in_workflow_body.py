@@ -9,6 +9,7 @@ from steplint.analysis.workflow_body import BodyCall, body_calls_reaching
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.summary import ModuleSummary
 from steplint.rules.base import NONDETERMINISM, Rule
+from steplint.rules.known_limits import NEVER_RESUMES
 
 # The standard library's I/O, by full name (a method of what a call made is written ``pathlib.Path().write_text``).
 _STDLIB_IO = frozenset({
@@ -110,19 +111,6 @@ class IoInWorkflowBody(Rule):
     file write or a tool call is made once more on every resume, on every
     release, without a word.
 
-    Known limit: a project that never resumes a run. The hazard bites only
-    when the body runs again: `run(checkpoint_id=...)` restoring a
-    checkpoint (from a checkpoint storage given to `build()`, `run()` or,
-    before 1.14, `@workflow`), or `run(responses=...)` answering a
-    `request_info` pause. A project with neither runs each body once, and
-    the finding is still reported there: it is a property of the workflow's
-    definition, which the first storage or pause added later exposes
-    (a host such as `FunctionalWorkflowAgent` may add one), and a storage
-    can come from outside the analyzed code, so the linter cannot prove
-    that no caller resumes. A project that truly never resumes silences it
-    with `per-file-ignores` (`"app/workflows/*.py" = ["STP031"]`),
-    `# noqa: STP031` on the line, or `ignore = ["STP031"]`.
-
     ## Example
     ```python
     import requests
@@ -174,6 +162,7 @@ class IoInWorkflowBody(Rule):
     summary = "a workflow body does I/O (files, processes, network, io-functions) outside a step"
     points_at = "the call expression"
     family = NONDETERMINISM
+    known_limits = (NEVER_RESUMES,)
     graph_pin = PIN_WORKFLOW_BODY
     INVALID = (
         """
