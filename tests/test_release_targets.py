@@ -175,6 +175,14 @@ def test_a_story_that_only_names_its_release_is_one_story():
     assert [d.message for d in found] == ["on 1.2-1.14, 1.19: 1.19.0 lacks it"]
 
 
+def test_a_boundary_the_message_names_is_not_the_epochs_own_release():
+    # The 1.14 epoch's "1.14" in "since 1.14" is the boundary every epoch names, not its own release.
+    told = "no run() on {} (since 1.14 it is a definition)"
+    epochs = [(_span("1.2", "1.13"), []), (((1, 14, 0),), [_finding(told.format("1.14.0"))]), (_span("1.15", "1.19"), [_finding(told.format("1.19.0"))]),
+              (NEW, [_finding(told.format("1.23.0"))])]
+    assert [d.message for d in merged(epochs)] == ["on 1.14-1.23: " + told.format("1.23.0")]
+
+
 def test_different_stories_keep_the_newest_and_the_most_severe_severity():
     found = merged([(MID, [_finding("old story", ERROR)]), (NEW, [_finding("new story", WARNING)])])
     assert len(found) == 1 and found[0].severity == ERROR

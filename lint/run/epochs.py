@@ -81,8 +81,8 @@ def _one_finding(reports: list[tuple[tuple[Version, ...], Diagnostic]], admitted
     newest_releases, newest = reports[-1]
     biting = tuple(release for releases, _ in reports for release in releases)
     severity = max((d.severity for _, d in reports), key=lambda s: _SEVERITY_RANK.get(s, 0))
-    story = _story(newest.message, newest_releases[-1])
-    if all(_story(d.message, releases[-1]) == story for releases, d in reports):
+    story = _stories(newest.message, newest_releases[-1])
+    if all(_stories(d.message, releases[-1]) & story for releases, d in reports):
         if biting == admitted:
             return _replace(newest, severity, newest.message)
         return _replace(newest, severity, f"on {describe_releases(biting)}: {newest.message}")
@@ -94,11 +94,19 @@ def _one_finding(reports: list[tuple[tuple[Version, ...], Diagnostic]], admitted
     return _replace(newest, severity, message)
 
 
-def _story(message: str, release: Version) -> str:
-    """A message with the release it was told for left out: naming another release is not another story."""
-    for shown in (format_version(release), short_version(release)):
-        message = re.sub(rf"(?<![\d.]){re.escape(shown)}(?![\d]|\.\d)", "{release}", message)
-    return message
+def _stories(message: str, release: Version) -> set[str]:
+    """A message with the release it was told for left out: naming another release is not another story.
+
+    Two readings: the full release left out ("1.14.0"), and the short one too ("1.14"), since a short one may
+    be the epoch's own or a boundary the message names ("since 1.14"), which only the first reading keeps.
+    """
+    stories = set()
+    for shown in ((format_version(release),), (format_version(release), short_version(release))):
+        told = message
+        for text in shown:
+            told = re.sub(rf"(?<![\d.]){re.escape(text)}(?![\d]|\.\d)", "{release}", told)
+        stories.add(told)
+    return stories
 
 
 def _place(diagnostic: Diagnostic) -> Place:
