@@ -19,12 +19,23 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
 import agent_framework as maf
 import pytest
-from replay_suite import EDITS, SAMPLE, copy_storage, crashed_run, imported, judged_resume, run, write_code
+from replay_suite import (
+    EDITS,
+    SAMPLE,
+    copy_storage,
+    crashed_run,
+    crashed_run_under,
+    imported,
+    judged_resume,
+    run,
+    write_code,
+)
 
 from steplint.replay import check_checkpoints, restamp
 
@@ -57,19 +68,69 @@ EXPECTED = {
     "a local variable of the workflow renamed": ("ok", "refused, false_refusal"),
     "calls of two different steps swapped in the workflow": ("refused, false_refusal", "refused, false_refusal"),
     "a step call added before the resume point": ("refused, false_refusal", "refused, false_refusal"),
-    "a step call removed before the resume point": ("refused, false_refusal", "refused, false_refusal"),
+    "a step call removed before the resume point": ("refused, unjudged", "refused, false_refusal"),
+    "every call of a step removed (in a helper called as module.func())": ("unjudged", "refused, unjudged"),
+    "a live call's result passed to a step before the resume point": ("unjudged", "refused, unjudged"),
+    "the baseline does not import": ("unjudged", "unjudged"),
+    "agent-framework-core upgraded between crash and resume": ("ok", "refused, false_refusal"),
 }
+# what a real resume does where the verdict is "unjudged" (or "refused, unjudged": re-stamped by hand): the
+# rows that show why the check cannot say ok there
+TRUTH_UNJUDGED = {
+    "a step call removed before the resume point": ("right", "right"),
+    "every call of a step removed (in a helper called as module.func())": ("wrong", "wrong"),
+    "a live call's result passed to a step before the resume point": ("wrong", "right"),
+    "the baseline does not import": ("right", "right"),
+}
+# the release that wrote the checkpoint in the upgrade row: the one before the installed release's hash
+# scheme (1.17.0 before 1.18.0; 1.19.0, the last of 1.18's scheme, before 1.20+)
+WRITER = {"1.18.0": "1.17.0", "1.23.0": "1.19.0"}
+UPGRADE = "agent-framework-core upgraded between crash and resume"
 EDIT_NAMES = sorted(EDITS) if VERSION in FULL_TABLE_RELEASES else list(SAMPLE)
+_BASELINES: dict[tuple[str, str, tuple[str, ...]], object] = {}
+
+
+@pytest.fixture(autouse=True)
+def one_baseline_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every edit is judged against the same baseline code and the same checkpoint bytes (a fresh copy each):
+    its replay is observed once per original run, in one process, and shared."""
+    from steplint.replay import checking
+
+    observe_baseline = checking.observe_baseline
+
+    def shared(folder: Path, spec: str, storage_folder: Path, ids: list[str]) -> object:
+        key = (str(folder), spec, tuple(ids))
+        if key not in _BASELINES:
+            _BASELINES[key] = observe_baseline(folder, spec, storage_folder, ids)
+        return _BASELINES[key]
+
+    monkeypatch.setattr(checking, "observe_baseline", shared)
 
 
 @pytest.fixture(scope="module")
-def original(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    """The original code, its checkpoints (the run crashed in its 11th call) and the step log; made once."""
-    root = tmp_path_factory.mktemp("original")
-    code, storage, log = root / "code", root / "checkpoints", root / "log" / "steps.txt"
-    for folder in (code, log.parent):
-        folder.mkdir()
-    write_code(code)
+def originals(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str | None], tuple[Path, Path, Path]]:
+    """The original code, its checkpoints (the run crashed in its 11th call) and the step log, made once per
+    release that writes them (None: the installed one, in this process)."""
+    made: dict[str | None, tuple[Path, Path, Path]] = {}
+
+    def original(writer: str | None) -> tuple[Path, Path, Path]:
+        if writer not in made:
+            root = tmp_path_factory.mktemp(f"original-{writer or VERSION}")
+            code, storage, log = root / "code", root / "checkpoints", root / "log" / "steps.txt"
+            for folder in (code, log.parent):
+                folder.mkdir()
+            write_code(code)
+            if writer is None:
+                _crashed_here(code, storage, log)
+            else:
+                crashed_run_under(writer, code, storage, log)
+            made[writer] = code, storage, log
+        return made[writer]
+
+    return original
+
+
+def _crashed_here(code: Path, storage: Path, log: Path) -> None:
     previous = os.environ.get("STEPLINT_SUITE_LOG")
     os.environ["STEPLINT_SUITE_LOG"] = str(log)
     try:
@@ -79,13 +140,14 @@ def original(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path
             os.environ.pop("STEPLINT_SUITE_LOG")
         else:
             os.environ["STEPLINT_SUITE_LOG"] = previous
-    return code, storage, log
 
 
 def described(verdict: object) -> str:
     text = verdict.verdict
     if verdict.false_refusal:
         text += ", false_refusal"
+    if verdict.false_refusal_unjudged:
+        text += ", unjudged"
     if verdict.live_before_resume:
         text += ", live"
     return text
@@ -97,9 +159,13 @@ def completed_calls(log: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("edit", EDIT_NAMES)
-def test_verdict_is_true(edit: str, original: tuple[Path, Path, Path], tmp_path: Path,
+def test_verdict_is_true(edit: str, originals: Callable[[str | None], tuple[Path, Path, Path]], tmp_path: Path,
                          monkeypatch: pytest.MonkeyPatch) -> None:
-    code, storage, original_log = original
+    code, storage, original_log = originals(WRITER[VERSION] if edit == UPGRADE else None)
+    if edit == "the baseline does not import":  # e.g. a deploy folder copied half-way
+        code = tmp_path / "broken-baseline"
+        code.mkdir()
+        (code / "sfflow.py").write_text('raise ImportError("sfhelpers is missing")\n')
     new = tmp_path / "new"
     new.mkdir()
     target = write_code(new, edit)
@@ -122,15 +188,23 @@ def test_verdict_is_true(edit: str, original: tuple[Path, Path, Path], tmp_path:
                       checkpoint_storage=maf.FileCheckpointStorage(str(resume_copy)))
     except ValueError as refusal:
         assert verdict.verdict == "refused", refusal
-        _refusal_is_true(verdict, definition, resume_copy, uninterrupted, completed_calls(original_log), log)
+        _refusal_is_true(edit, verdict, definition, resume_copy, uninterrupted, completed_calls(original_log), log)
         return
     ran = log.read_text().splitlines()
-    truth = judged_resume(resumed, uninterrupted, completed_calls(original_log) & set(ran))
-    assert truth == {"ok": "right"}.get(verdict.verdict, verdict.verdict), (truth, verdict, resumed, uninterrupted)
+    completed = completed_calls(original_log)
+    truth = judged_resume(resumed, uninterrupted, completed & set(ran), completed)
+    if verdict.verdict == "unjudged":
+        assert truth == TRUTH_UNJUDGED[edit][FINGERPRINTS], (truth, verdict, resumed, uninterrupted)
+    else:
+        assert truth == {"ok": "right"}.get(verdict.verdict, verdict.verdict), (truth, verdict, resumed, uninterrupted)
     if verdict.verdict == "wrong":
         assert verdict.first_divergence is not None
-    # the warned calls are exactly the ones that ran live before the resume point (final, the crash point, on)
-    assert verdict.live_before_resume == [_call_text(line) for line in ran[: ran.index("final(1)")]]
+    # the warned calls are exactly the ones that ran live before the resume point (final, the crash point, on);
+    # a replay that ended early warns of those it reached
+    live = [_call_text(line) for line in ran[: ran.index("final(1)")]]
+    if verdict.verdict == "unjudged":
+        live = live[: len(verdict.live_before_resume)]
+    assert verdict.live_before_resume == live
 
 
 def _call_text(log_line: str) -> str:
@@ -139,7 +213,7 @@ def _call_text(log_line: str) -> str:
     return f"{step}({', '.join(values)})"
 
 
-def _refusal_is_true(verdict: object, definition: object, copy: Path, uninterrupted: object,
+def _refusal_is_true(edit: str, verdict: object, definition: object, copy: Path, uninterrupted: object,
                      completed: set[str], log: Path) -> None:
     """A false refusal resumes right once re-stamped; any other refusal does not (MAF refuses again, or it is wrong)."""
     if verdict.false_refusal:
@@ -158,5 +232,8 @@ def _refusal_is_true(verdict: object, definition: object, copy: Path, uninterrup
         assert not verdict.false_refusal, "a proven false refusal is still refused once re-stamped"
         return
     ran = set(log.read_text().splitlines()) if log.exists() else set()
-    truth = judged_resume(resumed, uninterrupted, completed & ran)
-    assert (truth == "right") == verdict.false_refusal, (truth, verdict)
+    truth = judged_resume(resumed, uninterrupted, completed & ran, completed)
+    if verdict.false_refusal_unjudged:
+        assert truth == TRUTH_UNJUDGED[edit][FINGERPRINTS], (truth, verdict)
+    else:
+        assert (truth == "right") == verdict.false_refusal, (truth, verdict)
