@@ -262,6 +262,7 @@ EDITS: dict[str, tuple[str, Callable[[dict[str, str]], None]]] = {
     "agent-framework-core upgraded between crash and resume": (
         "Python 3.11 -> 3.12, or MAF 1.19 -> 1.20", lambda sources: None,
     ),
+    "Python upgraded between crash and resume": ("Python 3.11 -> 3.12, or MAF 1.19 -> 1.20", lambda sources: None),
 }
 
 #: the sample the releases other than 1.18.0 and 1.23.0 run (one edit per verdict seen)
@@ -377,12 +378,13 @@ crashed_run(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))
 """
 
 
-def crashed_run_under(version: str, folder: Path, storage: Path, log: Path) -> None:
-    """crashed_run in a process of its own with agent-framework-core *version* first on the path."""
+def crashed_run_under(version: str, folder: Path, storage: Path, log: Path, python: str | None = None) -> None:
+    """crashed_run in a process of its own: with agent-framework-core *version* first on the path, or (with
+    *python*, an interpreter that has *version* installed) under another Python."""
     import os
     import subprocess
 
-    environment = {**os.environ, LOG: str(log),
-                   "PYTHONPATH": os.pathsep.join([str(release_site(version)), str(Path(__file__).parent)])}
-    subprocess.run([sys.executable, "-c", _WRITER, version, str(folder), str(storage), str(log)],
+    path = [str(Path(__file__).parent)] if python else [str(release_site(version)), str(Path(__file__).parent)]
+    environment = {**os.environ, LOG: str(log), "PYTHONPATH": os.pathsep.join(path)}
+    subprocess.run([python or sys.executable, "-c", _WRITER, version, str(folder), str(storage), str(log)],
                    check=True, env=environment, timeout=300)
