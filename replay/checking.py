@@ -43,20 +43,22 @@ def check_checkpoints(
         if checkpoint.problem is not None:
             verdicts.append(Verdict(checkpoint.checkpoint_id, checkpoint.workflow, "unreadable", checkpoint.problem))
             continue
-        verdicts.append(_judged(workflow_definition, storage, checkpoint, baseline_seen))
-        if baseline_problem:
-            verdicts[-1].reason += f" ({baseline_problem})"
+        verdicts.append(_judged(workflow_definition, storage, checkpoint, baseline_seen, baseline_problem))
     return verdicts
 
 
-def _judged(definition: Any, storage: Any, checkpoint: SavedCheckpoint, baseline_seen: dict[str, Observation]) -> Verdict:
+def _judged(definition: Any, storage: Any, checkpoint: SavedCheckpoint, baseline_seen: dict[str, Observation],
+            baseline_problem: str) -> Verdict:
     new = observe(definition, storage, checkpoint.checkpoint_id)
     new.workflow = new.workflow or checkpoint.workflow
     old = baseline_seen.get(checkpoint.checkpoint_id)
     restamped = None
     if new.outcome == "refused" and old is not None:
         restamped = observe(definition, storage, checkpoint.checkpoint_id, restamp=True)
-    return judge(new, old, restamped)
+    verdict = judge(new, old, restamped, baseline_problem)
+    if baseline_problem and verdict.verdict != "unjudged":
+        verdict.reason += f" ({baseline_problem})"
+    return verdict
 
 
 def _checkpoints_of(definition: Any, storage_or_folder: Any) -> tuple[Any, Path | None, list[SavedCheckpoint]]:

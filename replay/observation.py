@@ -32,6 +32,7 @@ class Observation:
     live: list[Live] = field(default_factory=list)
     step_code: dict[str, str] = field(default_factory=dict)
     signature_hash: str | None = None  # the hash the code replayed computes (what a re-stamp writes)
+    restamped: bool = False  # replayed with the checkpoint re-stamped to that hash (in memory)
 
     @property
     def live_call(self) -> Call | None:
@@ -88,6 +89,7 @@ def observe(definition: Any, storage: Any, checkpoint_id: str, *, restamp: bool 
         watch.live,
         watch.step_code,
         getattr(workflow, "graph_signature_hash", None),
+        restamp,
     )
 
 

@@ -13,12 +13,24 @@
 * ``stale`` (with a baseline): every key goes to the same call, but a step whose
   entries are served has another code digest (bytecode, constants, names; not
   line numbers) than in the baseline;
+* ``unjudged``: MAF resumes it but the comparison cannot be made: a baseline was
+  given and could not replay the checkpoint (it does not import, or MAF refuses
+  or fails on it even re-stamped), or the replay ended at a use of a live
+  result before a key the baseline serves was reached, and a later call could
+  still take that key (a call-order key, or a step not called before the end)
+  or drop it;
 * ``ok``: otherwise. Without a baseline ``ok`` only says MAF resumes it: which call
   each value goes to cannot be compared.
+
+A baseline that MAF refuses (the checkpoint was written under another Python or
+MAF release, whose signature hash differs for the same code) is replayed again
+re-stamped, and that replay is the baseline.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +46,7 @@ class Verdict:
     false_refusal: bool = False
     first_divergence: dict[str, Any] | None = None
     new_signature_hash: str | None = None  # set with false_refusal: the hash --restamp writes
+    false_refusal_unjudged: bool = False  # refused; re-stamped, the replay ended before keys it must judge
     warnings: list[str] = field(default_factory=list)
     live_before_resume: list[str] = field(default_factory=list)  # the calls that run live before the resume point
 
@@ -44,13 +57,19 @@ class Verdict:
             "verdict": self.verdict,
             "reason": self.reason,
             "false_refusal": self.false_refusal,
+            "false_refusal_unjudged": self.false_refusal_unjudged,
             "first_divergence": self.first_divergence,
             "warnings": self.warnings,
         }
 
 
-def judge(new: Observation, baseline: Observation | None, restamped: Observation | None = None) -> Verdict:
-    """The verdict on one checkpoint from the new code's replay, the baseline's, and the re-stamped one."""
+def judge(new: Observation, baseline: Observation | None, restamped: Observation | None = None,
+          baseline_problem: str = "") -> Verdict:
+    """The verdict on one checkpoint from the new code's replay, the baseline's, and the re-stamped one.
+
+    *baseline_problem* says why a baseline that was asked for is missing (it did not import): then an
+    ``ok`` the baseline would have to confirm is ``unjudged``.
+    """
     verdict = Verdict(new.checkpoint_id, new.workflow, "ok", "")
     if new.outcome == "unreadable":
         verdict.verdict, verdict.reason = "unreadable", new.reason
@@ -59,16 +78,28 @@ def judge(new: Observation, baseline: Observation | None, restamped: Observation
         verdict.false_refusal = _needless(restamped, baseline)
         if verdict.false_refusal:
             verdict.new_signature_hash = restamped.signature_hash
+        elif _comparable(restamped, baseline) and first_divergence(restamped, baseline) is None:
+            verdict.false_refusal_unjudged = True
+            keys = ", ".join(unjudged_keys(restamped, baseline))
+            verdict.reason += (f"; re-stamped, the replay ends before key(s) {keys} the code that wrote it serves, "
+                               "so whether the refusal is needless is not judged")
         if restamped is not None and restamped.outcome == "refused" and restamped.reason != new.reason:
             verdict.reason += f"; with the new signature hash it still refuses: {restamped.reason}"
     elif new.outcome == "failed":
         verdict.verdict, verdict.reason = "wrong", f"the workflow body raises on replay: {new.reason}"
+    elif baseline is None and baseline_problem:
+        verdict.verdict = "unjudged"
+        verdict.reason = f"resumes with {len(new.served)} cached value(s), but {baseline_problem}"
     elif baseline is None:
         verdict.reason = f"resumes with {len(new.served)} cached value(s), {new.reason}; no baseline to compare with"
     elif baseline.outcome != "resumed":
-        verdict.reason = f"resumes; the baseline could not replay it ({baseline.outcome}: {baseline.reason})"
+        verdict.verdict = "unjudged"
+        verdict.reason = f"resumes, but the baseline could not replay it ({baseline.outcome}: {baseline.reason})"
     else:
         _compare(verdict, new, baseline)
+    if baseline is not None and baseline.restamped and verdict.verdict in ("refused", "ok", "stale", "unjudged"):
+        verdict.reason += ("; the code that wrote it is refused too (written under another Python or MAF release, "
+                           "or by other code): compared with its replay re-stamped")
     if new.outcome == "resumed" and verdict.verdict != "wrong":
         _warn_live(verdict, new, baseline)
     return verdict
@@ -88,10 +119,14 @@ def _warn_live(verdict: Verdict, new: Observation, baseline: Observation | None)
         ]
 
 
+def _comparable(restamped: Observation | None, baseline: Observation | None) -> bool:
+    return restamped is not None and baseline is not None and restamped.outcome == baseline.outcome == "resumed"
+
+
 def _needless(restamped: Observation | None, baseline: Observation | None) -> bool:
-    if restamped is None or baseline is None or restamped.outcome != "resumed" or baseline.outcome != "resumed":
+    if not _comparable(restamped, baseline):
         return False
-    return first_divergence(restamped, baseline) is None
+    return first_divergence(restamped, baseline) is None and not unjudged_keys(restamped, baseline)
 
 
 def _compare(verdict: Verdict, new: Observation, baseline: Observation) -> None:
@@ -99,6 +134,12 @@ def _compare(verdict: Verdict, new: Observation, baseline: Observation) -> None:
     if divergence is not None:
         verdict.verdict, verdict.first_divergence = "wrong", divergence
         verdict.reason = divergence["what"]
+        return
+    unreached = unjudged_keys(new, baseline)
+    if unreached:
+        verdict.verdict = "unjudged"
+        verdict.reason = (f"{new.reason}, before key(s) {', '.join(unreached)} the code that wrote it serves: "
+                          "a later call may take or drop them")
         return
     changed = sorted(
         {item.call.step for item in new.served if new.step_code.get(item.call.step) != baseline.step_code.get(item.call.step)}
@@ -108,6 +149,40 @@ def _compare(verdict: Verdict, new: Observation, baseline: Observation) -> None:
         verdict.reason = f"step(s) {', '.join(changed)} changed since the checkpoint; their cached results are kept"
         return
     verdict.reason = f"every one of {len(new.served)} cached value(s) goes to the call that made it; {new.reason}"
+
+
+def unjudged_keys(new: Observation, baseline: Observation) -> list[str]:
+    """The keys the baseline serves that a replay which ended early never reached, and a later call could take.
+
+    A key is judged (left unused, rightly) when no later call can take it: an identity key (1.20+'s ``v2::``
+    keys: only the call that made it can take it) whose step is called with other arguments before the end,
+    or a call-order key whose place in the order was already reached (its call looked it up and MAF or the
+    runtime shim ran the call live instead).
+    """
+    if not new.stopped_early():
+        return []
+    served = {item.key for item in new.served}
+    seen = new.calls()
+    calls_of = Counter(item.call.step for item in new.served) + Counter(item.call.step for item in new.live)
+    return [
+        item.key for item in baseline.served
+        if item.key not in served and item.call not in seen and not _spent(item.key, item.call.step, calls_of)
+    ]
+
+
+#: 1.20+'s identity keys (step, wrapper, argument fingerprint, occurrence): only the same call can take one.
+IDENTITY_KEY_PREFIX = "v2::"
+#: call-order keys: 1.18/1.19's (step, index) tuples as text (``step#index``), 1.20+'s legacy ``step::index``
+_ORDER_KEY = re.compile(r"^(?P<step>.+)(?:#|::)(?P<index>\d+)$")
+
+
+def _spent(key: str, step: str, calls_of: Counter[str]) -> bool:
+    """Whether no call after the end of the replay can take *key*: an identity key of a step called already, or
+    a call-order key whose call (the index-th of its step) was already made."""
+    if key.startswith(IDENTITY_KEY_PREFIX):
+        return calls_of[step] > 0
+    order = _ORDER_KEY.match(key)
+    return order is not None and order["step"] == step and calls_of[step] > int(order["index"])
 
 
 def first_divergence(new: Observation, baseline: Observation) -> dict[str, Any] | None:

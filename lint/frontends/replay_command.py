@@ -53,8 +53,9 @@ def replay_check(target: str, folder: str, baseline: str | None, baseline_ref: s
 
     No step body runs and the folder is never written (except by --restamp); the
     workflow body runs until it uses the result of a call that would run live.
-    Verdicts: ok, refused (with false_refusal), wrong, stale, unreadable; wrong
-    and stale need --baseline or --baseline-ref.
+    Verdicts: ok, refused (with false_refusal), wrong, stale, unreadable,
+    unjudged; wrong and stale need --baseline or --baseline-ref, and a
+    baseline that cannot replay a checkpoint makes it unjudged, never ok.
     """
     from steplint.replay import CheckpointsError, TargetError, check_checkpoints, load_target, restamp
 

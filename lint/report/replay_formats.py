@@ -5,7 +5,7 @@ The verdicts are steplint.replay's (duck-typed here: ``checkpoint_id``,
 ``to_json()``). SARIF and GitHub follow the linter's writers: the same schema,
 levels, escaping and ``%SRCROOT%``-relative locations; a checkpoint's location
 is the workflow definition's file and line. A verdict other than ``ok`` is a
-result (``wrong``, ``refused`` and ``unreadable`` errors, ``stale`` a warning:
+result (``wrong``, ``refused`` and ``unreadable`` errors, ``stale`` and ``unjudged`` warnings:
 the exit status, not the level, says whether it fails); each warning (a call that runs live before the resume
 point, a cached result the new code no longer uses) is a warning result.
 """
@@ -22,12 +22,13 @@ from steplint._version import __version__
 from steplint.report.github_format import escape_data, escape_property
 from steplint.report.sarif_format import FINGERPRINT_KEY, INFORMATION_URI, SCHEMA_URI, SRCROOT, artifact_location
 
-LEVELS = {"wrong": "error", "refused": "error", "unreadable": "error", "stale": "warning"}
+LEVELS = {"wrong": "error", "refused": "error", "unreadable": "error", "stale": "warning", "unjudged": "warning"}
 RULES = {
     "wrong": "the new code resumes the checkpoint and serves a cached value to another call (or runs a completed call again)",
     "refused": "MAF refuses to resume the checkpoint with the new code",
     "unreadable": "the checkpoint cannot be read or decoded",
     "stale": "cached values were computed by code or data that changed since the checkpoint",
+    "unjudged": "the new code resumes the checkpoint, but whether every cached value goes to its call cannot be judged",
     "live-call": "a call runs live before the resume point, or a cached result is no longer used",
 }
 

@@ -82,7 +82,7 @@ async def final(x: int) -> str:
 '''
 
 HELPERS = '''\
-from sfsteps import Box, a, b, pack
+from sfsteps import Box, a, b, pack, scale
 
 
 async def pair(n):
@@ -246,6 +246,23 @@ EDITS: dict[str, tuple[str, Callable[[dict[str, str]], None]]] = {
         "a step call added or removed before the resume point",
         _replace("sfflow.py", "    parts.append(await a(n + 20))\n", ""),
     ),
+    "every call of a step removed (in a helper called as module.func())": (
+        "every call of a step removed",
+        _replace("sfhelpers.py", "    first = await pack(Box(n))\n    second = await pack(Box(n + 1))\n    return [first, second]\n",
+                 "    return []\n"),
+    ),
+    "a live call's result passed to a step before the resume point": (
+        "keys left unjudged after a stand-in was used",
+        _replace("sfhelpers.py", '    first = await b(n, "p")\n    second = await b(n + 1)\n',
+                 '    first = await b(n, "p")\n    extra = await scale(n + 9)\n    second = await b(n + 1, extra[:1])\n'),
+    ),
+    # the two rows below keep the code as it is and change what the check is given: the baseline, the MAF
+    # release that wrote the checkpoint (tests/runtime/test_replay_edits.py gives them their meaning)
+    "the baseline does not import": ("a baseline that cannot replay", lambda sources: None),
+    "agent-framework-core upgraded between crash and resume": (
+        "Python 3.11 -> 3.12, or MAF 1.19 -> 1.20", lambda sources: None,
+    ),
+    "Python upgraded between crash and resume": ("Python 3.11 -> 3.12, or MAF 1.19 -> 1.20", lambda sources: None),
 }
 
 #: the sample the releases other than 1.18.0 and 1.23.0 run (one edit per verdict seen)
@@ -308,10 +325,16 @@ def parts(output: Any) -> list[tuple[str, str]]:
     return [tuple(part.strip().split(" -> ", 1)) for part in text.split(";")]  # type: ignore[misc]
 
 
-def judged_resume(resumed: Any, uninterrupted: Any, ran_again: set[str]) -> str:
-    """right, wrong or stale, from the resumed output, the uninterrupted one, and the completed calls that ran again."""
+def judged_resume(resumed: Any, uninterrupted: Any, ran_again: set[str], completed: set[str] = frozenset()) -> str:
+    """right, wrong or stale, from the resumed output, the uninterrupted one, the completed calls that ran again.
+
+    Also wrong: a *completed* call of a step the new code never calls (its result is dropped; the issue's
+    definition, since the work it did is one the new code does not do).
+    """
     got, want = parts(resumed), parts(uninterrupted)
-    if ran_again or [call for call, _ in got] != [call for call, _ in want]:
+    steps_now = {call.partition("(")[0] for call, _ in want}
+    dropped = {call for call in completed if call.partition("(")[0] not in steps_now}
+    if ran_again or dropped or [call for call, _ in got] != [call for call, _ in want]:
         return "wrong"
     return "right" if got == want else "stale"
 
@@ -319,3 +342,49 @@ def judged_resume(resumed: Any, uninterrupted: Any, ran_again: set[str]) -> str:
 def copy_storage(storage: Path, to: Path) -> Path:
     shutil.copytree(storage, to)
     return to
+
+
+#: tests/test_runtime_matrix.py's folder of one agent-framework-core release alone (the same place and stamp)
+RELEASES = Path(__file__).resolve().parents[2] / ".venvs"
+STAMP = ".steplint-matrix-complete"
+
+
+def release_site(version: str) -> Path:
+    """agent-framework-core *version* alone (``pip install --no-deps --target``) under .venvs/, made once."""
+    import fcntl
+    import subprocess
+
+    folder = RELEASES / f"maf-wheel-{version}"
+    RELEASES.mkdir(exist_ok=True)
+    with open(RELEASES / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = folder / STAMP
+        if not (stamp.is_file() and stamp.read_text() == f"agent-framework-core=={version}"):
+            shutil.rmtree(folder, ignore_errors=True)
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                            "--no-deps", "--target", str(folder), f"agent-framework-core=={version}"],
+                           check=True, capture_output=True, timeout=900)
+            stamp.write_text(f"agent-framework-core=={version}")
+    return folder
+
+
+_WRITER = """
+import sys
+from importlib import metadata
+from pathlib import Path
+assert metadata.version("agent-framework-core") == sys.argv[1], metadata.version("agent-framework-core")
+from replay_suite import crashed_run
+crashed_run(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))
+"""
+
+
+def crashed_run_under(version: str, folder: Path, storage: Path, log: Path, python: str | None = None) -> None:
+    """crashed_run in a process of its own: with agent-framework-core *version* first on the path, or (with
+    *python*, an interpreter that has *version* installed) under another Python."""
+    import os
+    import subprocess
+
+    path = [str(Path(__file__).parent)] if python else [str(release_site(version)), str(Path(__file__).parent)]
+    environment = {**os.environ, LOG: str(log), "PYTHONPATH": os.pathsep.join(path)}
+    subprocess.run([python or sys.executable, "-c", _WRITER, version, str(folder), str(storage), str(log)],
+                   check=True, env=environment, timeout=300)

@@ -49,7 +49,8 @@ def test_json_verdicts_and_a_corrupt_file(crashed: Path) -> None:
                                   "--baseline", str(crashed / "old"), "--format", "json")
     verdicts = json.loads(out)
     assert code == 1
-    assert set(verdicts[0]) == {"checkpoint_id", "workflow", "verdict", "reason", "false_refusal", "first_divergence", "warnings"}
+    assert set(verdicts[0]) == {"checkpoint_id", "workflow", "verdict", "reason", "false_refusal",
+                               "false_refusal_unjudged", "first_divergence", "warnings"}
     by_id = {v["checkpoint_id"]: v for v in verdicts}
     assert by_id.pop("broken")["verdict"] == "unreadable"
     # three checkpoints: after a(1), a(2), b(11); only the last holds b's entry, which b(21) takes on 1.18/1.19

@@ -11,7 +11,9 @@ a refusal is a ValueError from MAF, and a false refusal is proven by
 re-stamping the copy (steplint.replay.restamp) and resuming it right.
 
 EXPECTED is README's verdict table. The full table runs on 1.18.0 and
-1.23.0; the other releases run SAMPLE.
+1.23.0; the other releases run SAMPLE (CI time), or the full table with
+STEPLINT_REPLAY_FULL_TABLE=1. Every edit is judged against the same original
+run, so the baseline's replay of it is observed once, in one process.
 """
 
 from __future__ import annotations
@@ -19,12 +21,23 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
 import agent_framework as maf
 import pytest
-from replay_suite import EDITS, SAMPLE, copy_storage, crashed_run, imported, judged_resume, run, write_code
+from replay_suite import (
+    EDITS,
+    SAMPLE,
+    copy_storage,
+    crashed_run,
+    crashed_run_under,
+    imported,
+    judged_resume,
+    run,
+    write_code,
+)
 
 from steplint.replay import check_checkpoints, restamp
 
@@ -57,19 +70,79 @@ EXPECTED = {
     "a local variable of the workflow renamed": ("ok", "refused, false_refusal"),
     "calls of two different steps swapped in the workflow": ("refused, false_refusal", "refused, false_refusal"),
     "a step call added before the resume point": ("refused, false_refusal", "refused, false_refusal"),
-    "a step call removed before the resume point": ("refused, false_refusal", "refused, false_refusal"),
+    "a step call removed before the resume point": ("refused, unjudged", "refused, false_refusal"),
+    "every call of a step removed (in a helper called as module.func())": ("unjudged", "refused, unjudged"),
+    "a live call's result passed to a step before the resume point": ("unjudged", "refused, unjudged"),
+    "the baseline does not import": ("unjudged", "unjudged"),
+    "agent-framework-core upgraded between crash and resume": ("ok", "refused, false_refusal"),
+    "Python upgraded between crash and resume": ("refused, false_refusal", "refused"),
 }
-EDIT_NAMES = sorted(EDITS) if VERSION in FULL_TABLE_RELEASES else list(SAMPLE)
+# what a real resume does where the verdict is "unjudged" (or "refused, unjudged": re-stamped by hand): the
+# rows that show why the check cannot say ok there
+TRUTH_UNJUDGED = {
+    "a step call removed before the resume point": ("right", "right"),
+    "every call of a step removed (in a helper called as module.func())": ("wrong", "wrong"),
+    "a live call's result passed to a step before the resume point": ("wrong", "right"),
+    "the baseline does not import": ("right", "right"),
+}
+# the release that wrote the checkpoint in the upgrade row: the one before the installed release (1.19.0,
+# the last of 1.18's hash scheme, for 1.20+)
+WRITER = "1.19.0" if FINGERPRINTS else {"1.18.0": "1.17.0", "1.19.0": "1.18.0"}.get(VERSION)
+UPGRADE = "agent-framework-core upgraded between crash and resume"
+# STEPLINT_REPLAY_FULL_TABLE=1 runs the whole table on any release (for a closing note; CI runs the sample)
+FULL_TABLE = VERSION in FULL_TABLE_RELEASES or os.environ.get("STEPLINT_REPLAY_FULL_TABLE") == "1"
+EDIT_NAMES = sorted(EDITS) if FULL_TABLE else list(SAMPLE)
+# the Python-upgrade row needs an older interpreter with this agent-framework-core release installed
+# (e.g. a Python 3.10 venv): STEPLINT_REPLAY_OLDER_PYTHON names it; CI has none, so the row is skipped there
+PYTHON_UPGRADE = "Python upgraded between crash and resume"
+OLDER_PYTHON = os.environ.get("STEPLINT_REPLAY_OLDER_PYTHON")
+_BASELINES: dict[tuple[str, str, tuple[str, ...]], object] = {}
+
+
+@pytest.fixture(autouse=True)
+def one_baseline_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every edit is judged against the same baseline code and the same checkpoint bytes (a fresh copy each):
+    its replay is observed once per original run, in one process, and shared."""
+    from steplint.replay import checking
+
+    observe_baseline = checking.observe_baseline
+
+    def shared(folder: Path, spec: str, storage_folder: Path, ids: list[str]) -> object:
+        key = (str(folder), spec, tuple(ids))
+        if key not in _BASELINES:
+            _BASELINES[key] = observe_baseline(folder, spec, storage_folder, ids)
+        return _BASELINES[key]
+
+    monkeypatch.setattr(checking, "observe_baseline", shared)
 
 
 @pytest.fixture(scope="module")
-def original(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    """The original code, its checkpoints (the run crashed in its 11th call) and the step log; made once."""
-    root = tmp_path_factory.mktemp("original")
-    code, storage, log = root / "code", root / "checkpoints", root / "log" / "steps.txt"
-    for folder in (code, log.parent):
-        folder.mkdir()
-    write_code(code)
+def originals(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str | None], tuple[Path, Path, Path]]:
+    """The original code, its checkpoints (the run crashed in its 11th call) and the step log, made once per
+    release that writes them (None: the installed one, in this process; "python": the installed release under
+    STEPLINT_REPLAY_OLDER_PYTHON)."""
+    made: dict[str | None, tuple[Path, Path, Path]] = {}
+
+    def original(writer: str | None) -> tuple[Path, Path, Path]:
+        if writer not in made:
+            root = tmp_path_factory.mktemp(f"original-{writer or VERSION}")
+            code, storage, log = root / "code", root / "checkpoints", root / "log" / "steps.txt"
+            for folder in (code, log.parent):
+                folder.mkdir()
+            write_code(code)
+            if writer is None:
+                _crashed_here(code, storage, log)
+            elif writer == "python":
+                crashed_run_under(VERSION, code, storage, log, python=OLDER_PYTHON)
+            else:
+                crashed_run_under(writer, code, storage, log)
+            made[writer] = code, storage, log
+        return made[writer]
+
+    return original
+
+
+def _crashed_here(code: Path, storage: Path, log: Path) -> None:
     previous = os.environ.get("STEPLINT_SUITE_LOG")
     os.environ["STEPLINT_SUITE_LOG"] = str(log)
     try:
@@ -79,13 +152,14 @@ def original(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path
             os.environ.pop("STEPLINT_SUITE_LOG")
         else:
             os.environ["STEPLINT_SUITE_LOG"] = previous
-    return code, storage, log
 
 
 def described(verdict: object) -> str:
     text = verdict.verdict
     if verdict.false_refusal:
         text += ", false_refusal"
+    if verdict.false_refusal_unjudged:
+        text += ", unjudged"
     if verdict.live_before_resume:
         text += ", live"
     return text
@@ -97,9 +171,15 @@ def completed_calls(log: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("edit", EDIT_NAMES)
-def test_verdict_is_true(edit: str, original: tuple[Path, Path, Path], tmp_path: Path,
+def test_verdict_is_true(edit: str, originals: Callable[[str | None], tuple[Path, Path, Path]], tmp_path: Path,
                          monkeypatch: pytest.MonkeyPatch) -> None:
-    code, storage, original_log = original
+    if edit == PYTHON_UPGRADE and not OLDER_PYTHON:
+        pytest.skip("STEPLINT_REPLAY_OLDER_PYTHON names no older interpreter with this release")
+    code, storage, original_log = originals({UPGRADE: WRITER, PYTHON_UPGRADE: "python"}.get(edit))
+    if edit == "the baseline does not import":  # e.g. a deploy folder copied half-way
+        code = tmp_path / "broken-baseline"
+        code.mkdir()
+        (code / "sfflow.py").write_text('raise ImportError("sfhelpers is missing")\n')
     new = tmp_path / "new"
     new.mkdir()
     target = write_code(new, edit)
@@ -122,15 +202,23 @@ def test_verdict_is_true(edit: str, original: tuple[Path, Path, Path], tmp_path:
                       checkpoint_storage=maf.FileCheckpointStorage(str(resume_copy)))
     except ValueError as refusal:
         assert verdict.verdict == "refused", refusal
-        _refusal_is_true(verdict, definition, resume_copy, uninterrupted, completed_calls(original_log), log)
+        _refusal_is_true(edit, verdict, definition, resume_copy, uninterrupted, completed_calls(original_log), log)
         return
     ran = log.read_text().splitlines()
-    truth = judged_resume(resumed, uninterrupted, completed_calls(original_log) & set(ran))
-    assert truth == {"ok": "right"}.get(verdict.verdict, verdict.verdict), (truth, verdict, resumed, uninterrupted)
+    completed = completed_calls(original_log)
+    truth = judged_resume(resumed, uninterrupted, completed & set(ran), completed)
+    if verdict.verdict == "unjudged":
+        assert truth == TRUTH_UNJUDGED[edit][FINGERPRINTS], (truth, verdict, resumed, uninterrupted)
+    else:
+        assert truth == {"ok": "right"}.get(verdict.verdict, verdict.verdict), (truth, verdict, resumed, uninterrupted)
     if verdict.verdict == "wrong":
         assert verdict.first_divergence is not None
-    # the warned calls are exactly the ones that ran live before the resume point (final, the crash point, on)
-    assert verdict.live_before_resume == [_call_text(line) for line in ran[: ran.index("final(1)")]]
+    # the warned calls are exactly the ones that ran live before the resume point (final, the crash point, on);
+    # a replay that ended early warns of those it reached
+    live = [_call_text(line) for line in ran[: ran.index("final(1)")]]
+    if verdict.verdict == "unjudged":
+        live = live[: len(verdict.live_before_resume)]
+    assert verdict.live_before_resume == live
 
 
 def _call_text(log_line: str) -> str:
@@ -139,7 +227,7 @@ def _call_text(log_line: str) -> str:
     return f"{step}({', '.join(values)})"
 
 
-def _refusal_is_true(verdict: object, definition: object, copy: Path, uninterrupted: object,
+def _refusal_is_true(edit: str, verdict: object, definition: object, copy: Path, uninterrupted: object,
                      completed: set[str], log: Path) -> None:
     """A false refusal resumes right once re-stamped; any other refusal does not (MAF refuses again, or it is wrong)."""
     if verdict.false_refusal:
@@ -158,5 +246,8 @@ def _refusal_is_true(verdict: object, definition: object, copy: Path, uninterrup
         assert not verdict.false_refusal, "a proven false refusal is still refused once re-stamped"
         return
     ran = set(log.read_text().splitlines()) if log.exists() else set()
-    truth = judged_resume(resumed, uninterrupted, completed & ran)
-    assert (truth == "right") == verdict.false_refusal, (truth, verdict)
+    truth = judged_resume(resumed, uninterrupted, completed & ran, completed)
+    if verdict.false_refusal_unjudged:
+        assert truth == TRUTH_UNJUDGED[edit][FINGERPRINTS], (truth, verdict)
+    else:
+        assert (truth == "right") == verdict.false_refusal, (truth, verdict)
