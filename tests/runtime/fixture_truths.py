@@ -206,7 +206,7 @@ def stp033_steps() -> dict[str, Any]:
 async def _start(work: Path) -> None:
     for name, wrapper in stp033_steps().items():
         flow = _asking_workflow(wrapper, f"stp033-{name}")
-        await _runnable(flow, maf.FileCheckpointStorage(str(work / f"stp033-{name}"))).run("topic")
+        await _runnable(flow, maf.FileCheckpointStorage(str(work / f"stp033-{name}"))).run("first topic,second topic")
     flow_module = stp031_module()
     for name in STP031_WORKFLOWS:
         await _runnable(getattr(flow_module, name), maf.FileCheckpointStorage(str(work / f"stp031-{name}"))).run("t")
@@ -222,7 +222,7 @@ async def _resume(work: Path) -> dict[str, Any]:
         workflow_name = f"stp033-{name}"
         flow, storage = _asking_workflow(wrapper, workflow_name), maf.FileCheckpointStorage(str(work / workflow_name))
         answers: dict[str, str] = {}
-        for _ in range(5):  # answer every question asked so far (MAF keeps no answer across resumes)
+        for _ in range(10):  # answer every question asked so far (MAF keeps no answer across resumes)
             last = (await chain(storage, workflow_name))[-1]
             pending = list(last.pending_request_info_events)
             if not pending:
