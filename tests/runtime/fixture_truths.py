@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import types
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +268,8 @@ def outcomes() -> dict[str, Any]:
     if completed.returncode != 0:
         raise RuntimeError(f"the resuming process failed:\n{completed.stdout}\n{completed.stderr}")
     seen = json.loads((work / "resumed.json").read_text())
+    if seen.pop("release") != metadata.version("agent-framework-core"):
+        raise RuntimeError("the resuming process imported another agent-framework-core")
     events = [json.loads(line) for line in log.read_text().splitlines()]
     return {"seen": seen, "io": events, "started_events": started, "parent": os.getpid()}
 
@@ -295,6 +298,7 @@ def io_counts(path: Path, events: list[dict[str, Any]], outermost: bool = True) 
 def resume_all(directory: Path) -> None:
     with contextlib.redirect_stdout(None):
         resumed = asyncio.run(_resume(directory))
+    resumed["release"] = metadata.version("agent-framework-core")
     (directory / "resumed.json").write_text(json.dumps(resumed))
 
 
