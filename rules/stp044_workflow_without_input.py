@@ -4,6 +4,7 @@ from typing import Iterator
 
 from steplint.analysis.program import Analysis
 from steplint.core.diagnostics import Diagnostic
+from steplint.core.framework_versions import KEYWORD_ONLY_INPUT, format_version
 from steplint.core.summary import ModuleSummary
 from steplint.rules.base import BROKEN, Rule
 
@@ -16,7 +17,9 @@ class WorkflowWithoutInput(Rule):
     ## What it does
     Finds a `@workflow` function with no parameter to receive the run's
     message: none at all, only a run context (`ctx`, or a `RunContext`
-    annotation), or only `*args`/`**kwargs`. Reported at the `def`.
+    annotation), or only `*args`/`**kwargs`. Before 1.23 also one whose
+    message or run context parameter is keyword-only (after `*`). Reported
+    at the `def`.
 
     ## Why is this bad?
     Such a workflow can never start. `run()` with no message raises
@@ -25,6 +28,11 @@ class WorkflowWithoutInput(Rule):
     no non-RunContext parameter to receive a message"); so does running it
     as an agent. Without a first run there is no request to answer and no
     checkpoint to restore. The same on every release, 1.2 to 1.23.
+
+    Before 1.23 MAF calls the function with the message and the run
+    context as positional arguments, so a keyword-only one makes every
+    run raise `TypeError` (`takes 0 positional arguments but 1 was
+    given`); 1.23 passes them by keyword.
 
     ## Example
     ```python
@@ -54,8 +62,9 @@ class WorkflowWithoutInput(Rule):
 
     code = "STP044"
     name = "workflow-without-input"
-    summary = "a @workflow takes no parameter for the message, so every run raises ValueError"
+    summary = "a @workflow takes no parameter for the message (before 1.23: a keyword-only one), so every run raises"
     points_at = "the `def`, never at the decorator line"
+    version_dependent = True
     family = BROKEN
     INVALID = (
         """
@@ -82,6 +91,17 @@ async def nightly(ctx: RunContext, when: str = "now") -> str:
             if body is None or body.is_lambda:
                 continue
             scope = analysis.index.function(workflow.module, body.parent)
+            keyword_only = [param.name for param in body.params if param.kind == "kwonly"]
+            if keyword_only and analysis.target_version < KEYWORD_ONLY_INPUT:
+                yield analysis.diagnostic(
+                    workflow.module,
+                    workflow.anchor,
+                    WorkflowWithoutInput,
+                    f"workflow '{workflow.display}' takes '{keyword_only[0]}' as a keyword-only parameter, but "
+                    f"before {format_version(KEYWORD_ONLY_INPUT)} MAF passes the message and the run context "
+                    "positionally, so every run raises TypeError; make it a positional parameter",
+                )
+                continue
             if any(param.kind not in _NOT_INPUT_KINDS and not analysis.is_context_param(workflow.module, scope, param)
                    for param in body.params):
                 continue

@@ -23,7 +23,8 @@ class StepMutatesArgument(Rule):
 
     Silent when the step rebinds the parameter anywhere in its body (it
     may work on a copy: `doc = dict(doc)`), when the workflow binds the
-    step's result to the same name (`doc = await enrich(doc)`), and when
+    step's result, and nothing that may be the old object, to the same
+    name (`doc = await enrich(doc)`, not `doc = await enrich(doc) or doc`), and when
     the workflow does not read the object after the call. A mutation in a
     nested function or lambda of the step, `del doc[k]`, and objects passed
     through helpers or as attributes (`await enrich(state.doc)`) are not

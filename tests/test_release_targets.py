@@ -148,9 +148,9 @@ def test_a_lower_bound_of_1_19_keeps_stp041_and_names_the_release(tmp_path):
 
 def test_epochs_cover_every_release_once():
     assert tuple(r for epoch in EPOCHS for r in epoch.releases) == RELEASES
-    assert [describe_releases(e.releases) for e in EPOCHS] == ["1.2-1.13", "1.14", "1.15-1.18", "1.19", "1.20-1.23"]
+    assert [describe_releases(e.releases) for e in EPOCHS] == ["1.2-1.13", "1.14", "1.15-1.18", "1.19", "1.20-1.22", "1.23"]
     assert epoch_of((1, 19, 3)).first == (1, 19, 0) and epoch_of((1, 40, 0)) == EPOCHS[-1]
-    assert admitted_epochs([(1, 23, 0), (1, 2, 0), (1, 19, 0), (1, 20, 0)]) == [((1, 2, 0),), ((1, 19, 0),), ((1, 20, 0), (1, 23, 0))]
+    assert admitted_epochs([(1, 23, 0), (1, 2, 0), (1, 19, 0), (1, 20, 0)]) == [((1, 2, 0),), ((1, 19, 0),), ((1, 20, 0),), ((1, 23, 0),)]
 
 
 def _finding(message: str, severity: str = ERROR, line: int = 3) -> Diagnostic:

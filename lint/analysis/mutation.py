@@ -120,11 +120,15 @@ def mutated_params(function: FunctionSummary) -> dict[str, str]:
 
 
 def rebinds_result(body: tuple, span: object, name: str) -> bool:
-    """Whether the statement holding the call at ``span`` binds its result to ``name`` (``doc = await f(doc)``)."""
+    """Whether the statement holding the call at ``span`` binds its result to ``name`` (``doc = await f(doc)``).
+
+    Not when the bound value may be the old object itself (``doc = await f(doc) or doc``): it reads ``name``
+    outside the call, so the changed object the resume never changes can be what ``name`` holds next.
+    """
     holder = _holder(body, span)
     return isinstance(holder, AssignStmt) and any(
         isinstance(target, NameTarget) and target.name == name for target in holder.targets
-    )
+    ) and not _reads_expression(holder.value, name, skip=span)
 
 
 def read_after(body: tuple, span: object, name: str) -> bool:
@@ -166,10 +170,16 @@ def _header(statement: object) -> tuple:
 
 
 def _reads(statement: object, name: str) -> bool:
-    own = (statement,) if not _blocks(statement) else _header(statement)
-    stack: list = list(own)
+    return _reads_expression((statement,) if not _blocks(statement) else _header(statement), name)
+
+
+def _reads_expression(expression: object, name: str, skip: object = None) -> bool:
+    """Whether ``expression`` reads ``name``, leaving out the call at span ``skip``."""
+    stack: list = [expression]
     while stack:
         node = stack.pop()
+        if isinstance(node, CallExpr) and skip is not None and node.span == skip:
+            continue
         if isinstance(node, Ref) and node.dotted.split(".", 1)[0] == name:
             return True
         if isinstance(node, tuple):

@@ -48,10 +48,16 @@ LOUD_CHECKPOINT_FAILURE: Version = (1, 19, 0)
 #: Argument fingerprints and ``replay_key=`` (``_functional.py`` 1.19: 1655 lines, 1.20: 2311): a step
 #: is keyed by its arguments unless one cannot be fingerprinted; before it ``step()`` rejects ``replay_key=``.
 FINGERPRINT_VERSION: Version = (1, 20, 0)
+#: ``FunctionalWorkflow`` passes the message and the run context by keyword to a keyword-only parameter
+#: (``_functional.py`` 1.23's ``call_kwargs``); before it both go positionally, so a keyword-only one makes every
+#: run raise ``TypeError`` (STP044).
+KEYWORD_ONLY_INPUT: Version = (1, 23, 0)
 
 #: The boundaries some rule's verdict or message reads (1.22's pause handling of tasks a step spawns
 #: and the other releases' changes touch no rule).
-SEMANTIC_BOUNDARIES: tuple[Version, ...] = (WORKFLOW_DEFINITION, REGISTER_CHECKPOINT_TYPE, LOUD_CHECKPOINT_FAILURE, FINGERPRINT_VERSION)
+SEMANTIC_BOUNDARIES: tuple[Version, ...] = (
+    WORKFLOW_DEFINITION, REGISTER_CHECKPOINT_TYPE, LOUD_CHECKPOINT_FAILURE, FINGERPRINT_VERSION, KEYWORD_ONLY_INPUT,
+)
 
 #: What holds before and from each boundary, for the rule book's version table (``steplint.catalog.docs``).
 FACTS: tuple[tuple[Version, str, str], ...] = (
@@ -63,6 +69,8 @@ FACTS: tuple[tuple[Version, str, str], ...] = (
      "a checkpoint it cannot encode or load raises `WorkflowCheckpointException`"),
     (FINGERPRINT_VERSION, "every step is keyed by call order; `replay_key=` raises `TypeError`",
      "steps are keyed by argument fingerprints unless one cannot be made; `replay_key=`"),
+    (KEYWORD_ONLY_INPUT, "a `@workflow` gets its message and run context positionally (a keyword-only one: `TypeError`)",
+     "a keyword-only message or run context parameter is passed by keyword"),
 )
 
 OLDEST_SUPPORTED: Version = FUNCTIONAL_API

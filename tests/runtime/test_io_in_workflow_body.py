@@ -1,7 +1,7 @@
 """STP031's ground truth on the installed agent-framework-core: I/O in a workflow body repeats on resume.
 
-``EXAMPLE`` is the rule's doc example (tests/test_doc_example_truths.py
-checks they are the same text and that the linter reports it), run with a
+``EXAMPLE`` is the rule's doc example, read from its docstring (tests/test_doc_example_truths.py
+checks the linter reports it), run with a
 stand-in ``requests`` that counts its calls. Restoring the finished run's
 checkpoint runs the body again from the top: the ``requests.post`` outside
 the step is made a second time.
@@ -17,26 +17,12 @@ from typing import Any
 
 import agent_framework as maf
 import pytest
+import fixture_truths
 from shim_support import latest
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-EXAMPLE = '''
-import requests
-from agent_framework import step, workflow
-
-
-@step
-async def summarize(text: str) -> str:
-    return text[:100]
-
-
-@workflow
-async def pipeline(text: str) -> str:
-    summary = await summarize(text)
-    requests.post("https://example.com/audit", json={"summary": summary})
-    return summary
-'''
+EXAMPLE = fixture_truths.rule_example("STP031")  # the rule docstring's ## Example, read, not copied
 
 
 def _example(monkeypatch: pytest.MonkeyPatch, posts: list) -> dict[str, Any]:
@@ -65,3 +51,15 @@ def test_io_outside_a_step_is_done_again_on_resume(monkeypatch):
     assert first.get_outputs() == again.get_outputs() == ["hello"]
     assert len(posts) == 2  # the workflow body's request was made again, with the replayed summary
     assert posts[0] == posts[1]
+
+
+def test_the_fixtures_io_in_a_workflow_body_is_done_again_and_in_a_step_is_not():
+    """fixtures/stp031_io/flow.py's workflows, run to the end here and resumed from their last checkpoint in a new
+    process: every reported line (direct, through helpers of another module, a method, a client, a thread) does its
+    I/O again; the I/O in a step is replayed, and the rest of the body does none."""
+    seen = fixture_truths.outcomes()
+    counts = fixture_truths.io_counts(fixture_truths.STP031_FLOW, seen["io"])
+    reported = fixture_truths.expected_lines(fixture_truths.STP031_FLOW, "STP031")
+    assert {line for line, count in counts.items() if count == 2} == reported, counts
+    assert {count for line, count in counts.items() if line not in reported} == {1}, counts
+    assert seen["seen"]["stp031-pipeline"] == seen["seen"]["stp031-hosts"] == "['t']"

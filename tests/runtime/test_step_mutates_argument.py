@@ -1,7 +1,7 @@
 """STP051's ground truth on the installed agent-framework-core: a step's change to its argument is lost on resume.
 
-``EXAMPLE`` is the rule's doc example (tests/test_doc_example_truths.py checks
-they are the same text and that the linter reports it). Its first run pauses
+``EXAMPLE`` is the rule's doc example, read from its docstring (tests/test_doc_example_truths.py checks
+the linter reports it). Its first run pauses
 for approval after ``enrich`` changed ``doc``; the resume (a new instance,
 from the checkpoint) skips the cached ``enrich``, so ``invoice`` sees the
 document without the customer. Needs only agent-framework-core and pytest.
@@ -14,31 +14,12 @@ from typing import Any
 
 import agent_framework as maf
 import pytest
+import fixture_truths
 from shim_support import latest
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-EXAMPLE = '''
-from agent_framework import RunContext, step, workflow
-
-
-@step
-async def enrich(doc: dict) -> None:
-    doc["customer"] = "ACME"
-
-
-@step
-async def invoice(doc: dict) -> str:
-    return f"invoice for {doc.get('customer', 'UNKNOWN')}"
-
-
-@workflow(name="billing")
-async def billing(_: str, ctx: RunContext) -> str:
-    doc = {"id": "d1"}
-    await enrich(doc)
-    await ctx.request_info({"approve": doc["id"]}, response_type=str, request_id="approve")
-    return await invoice(doc)
-'''
+EXAMPLE = fixture_truths.rule_example("STP051")  # the rule docstring's ## Example, read, not copied
 
 
 def _built(definition: Any, storage: Any) -> Any:
@@ -60,3 +41,21 @@ def test_the_change_is_lost_on_resume():
 
     # Uninterrupted, enrich's change would make it "invoice for ACME".
     assert asyncio.run(resume()).get_outputs() == ["invoice for UNKNOWN"]
+
+
+@pytest.mark.parametrize("name", fixture_truths.STP051_WORKFLOWS)
+def test_the_fixtures_reported_changes_are_lost_on_resume_and_its_near_misses_are_not(name):
+    """A workflow of fixtures/stp051_step_mutates_argument.py run to the end here, then resumed in a new process from
+    the checkpoint after each step call: resuming after a reported call (its step replayed, its change lost) ends
+    differently from resuming one call earlier; after a near miss, the same."""
+    outcomes = fixture_truths.outcomes()["seen"][f"stp051-{name}"]
+    module = fixture_truths.load(fixture_truths.STP051, "stp051_fixture")
+    steps = {key for key, value in vars(module).items() if isinstance(value, maf.StepWrapper)}
+    calls = fixture_truths.step_call_lines(fixture_truths.STP051, name, steps)
+    reported = fixture_truths.expected_lines(fixture_truths.STP051, "STP051")
+    by_cached = {}
+    for cached, outcome in outcomes:
+        by_cached.setdefault(cached, outcome)  # the first checkpoint holding that many results
+    assert set(range(len(calls) + 1)) <= set(by_cached), outcomes
+    changed = {line for index, line in enumerate(calls, 1) if by_cached[index] != by_cached[index - 1]}
+    assert changed == reported & set(calls), (changed, outcomes)

@@ -1,7 +1,7 @@
 """STP043's ground truth on the installed agent-framework-core: how a workflow may be run.
 
-``EXAMPLE`` is the rule's doc example (tests/test_doc_example_truths.py
-checks they are the same text and that the linter reports it): run here, it
+``EXAMPLE`` is the rule's doc example, read from its docstring (tests/test_doc_example_truths.py
+checks the linter reports it): run here, it
 must fail exactly on the releases the rule reports it for (1.14 and newer,
 where ``workflow`` returns a definition with only ``build()``), and run on the
 older ones. Calling a definition and ``run(responses=...)`` on a new instance
@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import fixture_truths
 import pytest
 from shim_support import MAF_VERSION_TUPLE
 
@@ -21,24 +22,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 DEFINITION_RELEASE = (1, 14, 0)  # as rules/stp043_workflow_run_misuse.py says
 HAS_DEFINITION = MAF_VERSION_TUPLE >= DEFINITION_RELEASE
 
-EXAMPLE = '''
-from agent_framework import step, workflow
-
-
-@step
-async def shout(text: str) -> str:
-    return text.upper()
-
-
-@workflow
-async def pipeline(text: str) -> str:
-    return await shout(text)
-
-
-async def main() -> str:
-    result = await pipeline.run("hi")
-    return result.get_outputs()[0]
-'''
+EXAMPLE = fixture_truths.rule_example("STP043")  # the rule docstring's ## Example, read, not copied
 
 
 def _example() -> dict[str, Any]:
@@ -71,3 +55,29 @@ def test_responses_on_a_new_instance_raise():
     pipeline = _example()["pipeline"]
     with pytest.raises(ValueError, match="do not correspond to any pending request"):
         asyncio.run(_new_instance(pipeline).run(responses={"r1": "yes"}))
+
+
+# The errors STP043's three stories end in (rules/stp043_workflow_run_misuse.py's messages name them).
+NO_RUN, NOT_CALLABLE, NO_PENDING = "AttributeError: ", "TypeError: ", "do not correspond to any pending request"
+
+
+@pytest.mark.skipif(not HAS_DEFINITION, reason="the fixture's flows.py calls build() at import, which 1.14 brought; "
+                    "before it the doc example's test shows run() on the decorated function works")
+def test_the_fixtures_reported_runs_fail_as_the_rule_says_and_its_near_misses_do_not():
+    """Each statement of fixtures/stp043_run_misuse/app/runner.py run alone on the installed release: from 1.14 a
+    reported one raises the error of its story (no run() on a definition, a definition is not callable, responses=
+    on a new instance); a near miss never raises those of the definition."""
+    outcomes = fixture_truths.stp043_outcomes()
+    statements = fixture_truths.stp043_statements()
+    reported = fixture_truths.expected_lines(fixture_truths.STP043_RUNNER, "STP043")
+    assert reported <= set(statements) and len(statements) > len(reported), (reported, statements)
+    for line, outcome in outcomes.items():
+        statement = statements[line]
+        if line not in reported:
+            assert not outcome.startswith((NO_RUN, NOT_CALLABLE)), (statement, outcome)
+        elif "responses=" in statement:
+            assert NO_PENDING in outcome, (statement, outcome)
+        elif ".run(" in statement:
+            assert outcome.startswith(NO_RUN) and "'run'" in outcome, (statement, outcome)
+        else:
+            assert outcome.startswith(NOT_CALLABLE) and "not callable" in outcome, (statement, outcome)
