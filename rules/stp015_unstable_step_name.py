@@ -163,7 +163,8 @@ async def audit(day: str) -> str:
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        if not analysis.service(MafReach).reaches(module) or not _names_steps(analysis, module):
+        naming = analysis.service(StepNaming)
+        if not analysis.service(MafReach).reaches(module) or not _names_steps(analysis, naming, module):
             # A name can vary only where this module names a step: a decorated step, or a call that passes a
             # step's name (MAF's step/StepWrapper, or a function of the project that passes it on). Elsewhere
             # nothing is looked up: resolving each call would cost the import of every module.
@@ -179,7 +180,7 @@ async def audit(day: str) -> str:
             if not sources:
                 continue
             search = SinkSearch(flow, module, body, set(sources), _step_namer(analysis), only=frozenset({"name"}),
-                                step_name_arguments=lambda call, s=scope: _name_arguments(analysis, module, s, call))
+                                step_name_arguments=lambda call, s=scope: naming.arguments(module, s, call))
             for key in search.search():
                 found.setdefault(key, sources[key])
             carried_by_scope[body.qualname] = search.names
@@ -190,12 +191,12 @@ async def audit(day: str) -> str:
             yield analysis.diagnostic(module, span, UnstableStepName, _message(what, analysis))
 
 
-def _names_steps(analysis: Analysis, module: ModuleSummary) -> bool:
+def _names_steps(analysis: Analysis, naming: "StepNaming", module: ModuleSummary) -> bool:
     if analysis.steps_in(module):
         return True
     for body in module.functions:
         scope = None if body.qualname == "<module>" else body
-        if any(_name_arguments(analysis, module, scope, call) for call in iter_calls(body.body)):
+        if any(naming.arguments(module, scope, call) for call in iter_calls(body.body)):
             return True
     return False
 
@@ -284,23 +285,48 @@ def _string_set(analysis: Analysis, module: ModuleSummary, scope: FunctionSummar
 
 # --- where they go: a step's name ----------------------------------------------------------------------------
 
-def _name_arguments(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None,
+class StepNaming:
+    """Which arguments of a call become a step's name, once per call site, and which parameters of a function
+    pass one on, once per function (an ``Analysis`` service: the module's prefilter, its sink searches and the
+    other modules that call the same helper share the answers instead of resolving each call again)."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        self._arguments: dict[tuple, frozenset[str]] = {}
+        self._parameters: dict[tuple[str, str], frozenset[str]] = {}
+
+    def arguments(self, module: ModuleSummary, scope: FunctionSummary | None, call: CallExpr) -> frozenset[str]:
+        key = (module.path, scope.qualname if scope is not None else None, call.span)
+        found = self._arguments.get(key)
+        if found is None:
+            found = self._arguments[key] = _name_arguments(self, module, scope, call)
+        return found
+
+    def parameters(self, module: ModuleSummary, function: FunctionSummary) -> frozenset[str]:
+        key = (module.path, function.qualname)
+        found = self._parameters.get(key)
+        if found is None:
+            found = self._parameters[key] = _naming_parameters(self.analysis, module, function)
+        return found
+
+
+def _name_arguments(naming: StepNaming, module: ModuleSummary, scope: FunctionSummary | None,
                     call: CallExpr) -> frozenset[str]:
     """The arguments of ``call`` (``"0"``, ``"name"``...) that become a step's name: ``name=`` of MAF's
     ``step``/``StepWrapper``; for a function of the project, the parameters it passes to such a ``name=``."""
-    target = analysis.index.resolve(module, scope, call.func)
+    target = naming.analysis.index.resolve(module, scope, call.func)
     if target is None:
         return frozenset()
     if maf_name(target) in _MAKERS:
         return frozenset({"name"})
     if target.kind != "function" or target.function is None or target.module is None:
         return frozenset()
-    naming = _naming_parameters(analysis, target.module, target.function)
-    if not naming:
+    passed = naming.parameters(target.module, target.function)
+    if not passed:
         return frozenset()
     params = [p.name for p in target.function.params if p.kind in ("posonly", "normal")]
-    positions = {str(i) for i, name in enumerate(params) if name in naming and i < len(call.args)}
-    return frozenset(positions | {name for name, _ in call.kwargs if name in naming})
+    positions = {str(i) for i, name in enumerate(params) if name in passed and i < len(call.args)}
+    return frozenset(positions | {name for name, _ in call.kwargs if name in passed})
 
 
 def _naming_parameters(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> frozenset[str]:

@@ -171,3 +171,25 @@ def test_the_import_search_finds_what_python_finds(tmp_path, files, names):
     python = _python_finds(entries, names)
     search = ImportSearch([str(e) for e in entries], [])
     assert {name: search.on_path(name) for name in names} == python
+
+
+def test_a_copy_of_agent_framework_in_the_tree_is_not_what_its_imports_run(tmp_path):
+    # agent-framework's own repository holds the framework's source beside its samples: linting the whole tree
+    # made the samples' ``from agent_framework import Agent`` run that copy, and its STP031 went silent.
+    from steplint.api import lint_paths
+    from steplint.config.settings import Settings
+
+    framework = tmp_path / "packages" / "core" / "agent_framework"
+    framework.mkdir(parents=True)
+    (framework / "__init__.py").write_text(
+        "class Agent:\n    def __init__(self, name):\n        self.name = name\n\n"
+        "    async def run(self, prompt):\n        return prompt\n\n\n"
+        "def workflow(function):\n    return function\n")
+    (tmp_path / "samples").mkdir()
+    (tmp_path / "samples" / "poem.py").write_text(
+        "from agent_framework import Agent, workflow\n\nwriter = Agent(name='writer')\n\n\n"
+        "@workflow\nasync def poem(topic: str) -> str:\n    return (await writer.run(topic)).text\n")
+    settings = Settings(project_root=tmp_path)
+    for linted in (tmp_path, tmp_path / "samples"):
+        found = {(Path(d.path).name, d.line, d.code) for d in lint_paths([str(linted)], settings).diagnostics}
+        assert found == {("poem.py", 8, "STP031")}, linted

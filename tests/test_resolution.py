@@ -211,3 +211,28 @@ def test_a_step_made_through_a_factory_has_the_options_the_factory_passed():
     steps = {item.display: item for item in Analysis([summary]).steps_in(summary)}
     assert {name: steps[name].maf_name for name in "abcd"} == {"a": "fixed", "b": "chosen", "c": "c", "d": "d"}
     assert {name: steps[name].has_replay_key for name in "abcd"} == {"a": False, "b": False, "c": True, "d": False}
+
+
+def test_an_import_skips_the_main_block_as_python_does():
+    # ``__name__`` is the module's name while it is imported: ``main()`` and all it calls never run then.
+    summary = summarize(
+        """
+        def main():
+            return 1
+
+        if __name__ == "__main__":
+            main()
+            ran = True
+        if __name__ != "__main__":
+            imported = True
+        chained = 1 < 2 < 3
+        """,
+        "tool.py",
+    )
+    from steplint.analysis.values import ConstValue
+
+    unit = Analysis([summary]).engine.module_unit(summary)
+    assert [getattr(f, "qualname", None) for f in unit.session.by_function] == [None]  # the module body only
+    assert "ran" not in unit.final_env
+    assert unit.final_env["imported"] == frozenset({ConstValue("bool", True)})
+    assert "main" in unit.final_env and unit.final_env["chained"] != frozenset({ConstValue("bool", True)})

@@ -118,8 +118,12 @@ class ProjectIndex:
         if asked is None:
             asked = self.edges[origin] = set()
         asked.add(name)
+        if name.split(".", 1)[0] in EXTERNAL_ROOTS:
+            # Known by its public names even when the run holds a copy of its source (agent-framework's own
+            # tree, a vendored copy): an import of it must not run that copy, wherever the linting starts.
+            return None
         found = self._modules.get(name)
-        if found is not None or self._loader is None or name.split(".", 1)[0] in EXTERNAL_ROOTS:
+        if found is not None or self._loader is None:
             return found
         if name not in self._missing:
             loaded = self._loader(name)

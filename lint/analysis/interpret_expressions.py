@@ -32,6 +32,7 @@ from steplint.core.summary import (
     BinOpForm,
     CallExpr,
     Choice,
+    Compare,
     Comprehension,
     Const,
     Display,
@@ -211,6 +212,15 @@ class Expressions:
         merged.write(container, frame)
         return frozenset({container})
 
+    def _compare(self, node: Compare, frame: Frame) -> Values:
+        """Decided only between two constants of one type (``1 == 1.0`` and ``True == 1`` stay unknown)."""
+        left, right = self.expr(node.left, frame), self.expr(node.right, frame)
+        if len(left) == 1 and len(right) == 1:
+            (a,), (b,) = left, right
+            if isinstance(a, ConstValue) and isinstance(b, ConstValue) and a.kind == b.kind and a.kind != "float":
+                return const((a.value == b.value) == (node.op == "=="))
+        return ONLY_UNKNOWN
+
     def _opaque(self, node: Opaque, frame: Frame) -> Values:
         for part in node.parts:
             self.expr(part, frame)
@@ -378,6 +388,7 @@ _HANDLERS: dict[type, Callable[[Expressions, Expr, Frame], Values]] = {
     YieldForm: Expressions._yield,
     BinOpForm: Expressions._operation,
     UnionExpr: Expressions._operation,
+    Compare: Expressions._compare,
     Opaque: Expressions._opaque,
     SliceForm: Expressions._slice_form,
 }

@@ -163,6 +163,16 @@ class BinOpForm:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class Compare:
+    """``left == right`` or ``left != right`` (one operator): known where both sides are one constant each
+    (``if __name__ == "__main__":`` in a module's import), else unknown; both sides are evaluated for their calls."""
+
+    op: str  # "==" or "!="
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class Opaque:
     """A value the analysis does not model (a comparison, an f-string...); ``parts`` are evaluated for their calls."""
 
@@ -198,7 +208,7 @@ class Comprehension:
 
 Expr = Union[
     Ref, CallExpr, Subscript, UnionExpr, Const, Display, Attr, SliceForm, Starred, Await, Choice, Walrus,
-    YieldForm, BinOpForm, Opaque, LambdaForm, Comprehension,
+    YieldForm, BinOpForm, Compare, Opaque, LambdaForm, Comprehension,
 ]
 
 

@@ -19,6 +19,7 @@ from steplint.core.summary import (
     BinOpForm,
     CallExpr,
     Choice,
+    Compare,
     Comprehension,
     Const,
     Display,
@@ -287,6 +288,17 @@ def _yield(forms: ExpressionForms, node: ast.Yield | ast.YieldFrom) -> Expr:
     return YieldForm(forms.of(node.value) if node.value is not None else None, type(node) is ast.YieldFrom)
 
 
+_EQUALITY = {ast.Eq: "==", ast.NotEq: "!="}
+
+
+def _compare(forms: ExpressionForms, node: ast.Compare) -> Expr:
+    """``a == b`` / ``a != b``: a form the analysis can decide on constants; a chain or another operator is opaque."""
+    op = _EQUALITY.get(type(node.ops[0])) if len(node.ops) == 1 else None
+    if op is None:
+        return forms.fallback(forms, node)
+    return Compare(op, forms.of(node.left), forms.of(node.comparators[0]))
+
+
 def _opaque(forms: ExpressionForms, node: ast.AST) -> Expr:
     effects = forms.effects
     parts = tuple(
@@ -338,6 +350,7 @@ _SITED: dict[type, _Maker] = {
     ast.JoinedStr: _formatted,
     ast.IfExp: _if_expression,
     ast.BoolOp: _boolean,
+    ast.Compare: _compare,
     ast.NamedExpr: _walrus,
     ast.Yield: _yield,
     ast.YieldFrom: _yield,
