@@ -538,19 +538,44 @@ class ModuleSummary:
     line_count: int = 0
 
 
+#: The calls of the bodies walked last, by the identity of the tuple walked (kept alive here, so its id stays its
+#: own): the rules walk one function's body several times (STP015, STP051, STP043).
+_CALLS_WALKED: dict[int, tuple[tuple, tuple]] = {}
+_CALLS_WALKED_MAX = 256
+#: Each node type's ``__slots__``.
+_SLOTS: dict[type, tuple] = {}
+_LEAVES = (Span, str, int, float, bytes, bool)
+
+
 def iter_calls(statements: tuple) -> "Iterator[CallExpr]":
     """Every call expression in ``statements`` and the blocks and expressions they hold."""
+    walked = _CALLS_WALKED.get(id(statements))
+    if walked is not None and walked[0] is statements:
+        return iter(walked[1])
+    calls = tuple(_walk_calls(statements))
+    if len(_CALLS_WALKED) >= _CALLS_WALKED_MAX:
+        del _CALLS_WALKED[next(iter(_CALLS_WALKED))]
+    _CALLS_WALKED[id(statements)] = (statements, calls)
+    return iter(calls)
+
+
+def _walk_calls(statements: tuple) -> "Iterator[CallExpr]":
     stack: list = list(statements)
+    slots_of = _SLOTS
     while stack:
         node = stack.pop()
-        if isinstance(node, CallExpr):
-            yield node
-        if isinstance(node, (Span, str, int, float, bytes, bool)) or node is None:
+        if node is None or isinstance(node, _LEAVES):
             continue
         if isinstance(node, tuple):
             stack.extend(node)
             continue
-        for name in getattr(type(node), "__slots__", ()):
+        if isinstance(node, CallExpr):
+            yield node
+        kind = type(node)
+        slots = slots_of.get(kind)
+        if slots is None:
+            slots = slots_of[kind] = tuple(getattr(kind, "__slots__", ()))
+        for name in slots:
             value = getattr(node, name, None)
-            if value is not None and not isinstance(value, (str, int, float, bool, bytes, Span)):
+            if value is not None and not isinstance(value, _LEAVES):
                 stack.append(value)
