@@ -144,8 +144,10 @@ async def pipeline(_: str) -> int:
         if step.body is None:
             return None
         changed = mutated_params(step.body)
+        if not changed:
+            return None
         expr = next((c for c in iter_calls(workflow.body.body) if c.span == call.span), None)
-        if not changed or expr is None:
+        if expr is None:
             return None
         for param, name in _arguments(step, expr):
             if param not in changed or rebinds_result(workflow.body.body, call.span, name):

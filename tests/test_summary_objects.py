@@ -7,7 +7,7 @@ import pickle
 
 from steplint.run import process_pool as workers  # noqa: F401  (registers the constructor pickling the pool uses)
 from steplint.summaries.file_summary import summarize_source
-from steplint.core.summary import Binding, CallSite, Const, Display, Param, Ref, Span
+from steplint.core.summary import Binding, CallSite, Const, Display, Param, Ref, Span, iter_calls
 
 SOURCE = """
 from agent_framework import step
@@ -66,3 +66,15 @@ def test_values_hash_by_value_and_survive_pickling():
     assert {*values, *copies} == set(values)
     summary = summarize_source(SOURCE.encode(), "round.py")
     assert pickle.loads(pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)) == summary
+
+
+def test_iter_calls_finds_every_call_and_gives_the_same_calls_again():
+    module = summarize_source(SOURCE.encode(), "calls.py")
+    tack = next(f for f in module.functions if f.qualname == "tack")
+    first = list(iter_calls(tack.body))
+    # ``await tock(tick(x), "é")``: the outer call and the one in its arguments.
+    assert sorted(c.func.dotted for c in first) == ["tick", "tock"]
+    assert list(iter_calls(tack.body)) == first
+    assert all(a is b for a, b in zip(iter_calls(tack.body), first)), "the summary's own call objects, not copies"
+    copy = tuple(list(tack.body))  # an equal tuple that is another object is walked on its own
+    assert [c.span for c in iter_calls(copy)] == [c.span for c in first]

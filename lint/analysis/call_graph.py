@@ -7,7 +7,8 @@ the context of its arguments. A function's callees are the union over every
 context it ran in. Names: a module's top-level code is its dotted name
 (``pkg.mod``), a function ``pkg.mod.func``, a method ``pkg.mod.Class.method``, a
 nested function ``pkg.mod.outer.inner``, a lambda ``pkg.mod.<lambda1>``
-(numbered in each scope), a builtin ``<builtin>.len``, anything else outside
+(numbered in each scope), a builtin ``<builtin>.len``, a method of a builtin type called
+on a literal or a container display ``<builtin>.str.join``, anything else outside
 the analyzed code by its dotted name. Constructing a class is an edge to its
 ``__init__`` when the analyzed code defines one.
 """
@@ -19,7 +20,10 @@ from typing import Callable
 from steplint.analysis.interpreter import Engine, Session, Unit
 from steplint.analysis.values import (
     BoundMethod,
+    BuiltinMethod,
     ClassValue,
+    ConstValue,
+    ContainerValue,
     ExternalValue,
     FunctionValue,
     InstanceValue,
@@ -124,7 +128,22 @@ class CallGraph:
             return self._name(value.function, by_path) if value.function is not None else None
         if isinstance(value, ExternalValue):
             return external_name(value.name)
+        if isinstance(value, BuiltinMethod):
+            return builtin_method_name(value)
         return None
+
+
+_BUILTIN_TYPES = {t.__name__: t for t in (type(None), bool, int, float, str, bytes, list, tuple, set, dict)}
+
+
+def builtin_method_name(method: BuiltinMethod) -> str | None:
+    """``<builtin>.str.join`` for ``" ".join``: a method the builtin type of a literal or display defines."""
+    receiver = method.receiver
+    kind = receiver.kind if isinstance(receiver, (ConstValue, ContainerValue)) else None
+    cls = _BUILTIN_TYPES.get(kind) if kind is not None else None
+    if cls is None or not hasattr(cls, method.name):
+        return None
+    return f"<builtin>.{kind}.{method.name}"
 
 
 def external_name(name: str) -> str | None:

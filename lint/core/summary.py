@@ -548,19 +548,29 @@ class ModuleSummary:
     line_count: int = 0
 
 
+#: Each node type's ``__slots__``.
+_SLOTS: dict[type, tuple] = {}
+_LEAVES = (Span, str, int, float, bytes, bool)
+
+
 def iter_calls(statements: tuple) -> "Iterator[CallExpr]":
     """Every call expression in ``statements`` and the blocks and expressions they hold."""
     stack: list = list(statements)
+    slots_of = _SLOTS
     while stack:
         node = stack.pop()
-        if isinstance(node, CallExpr):
-            yield node
-        if isinstance(node, (Span, str, int, float, bytes, bool)) or node is None:
+        if node is None or isinstance(node, _LEAVES):
             continue
         if isinstance(node, tuple):
             stack.extend(node)
             continue
-        for name in getattr(type(node), "__slots__", ()):
+        if isinstance(node, CallExpr):
+            yield node
+        kind = type(node)
+        slots = slots_of.get(kind)
+        if slots is None:
+            slots = slots_of[kind] = tuple(getattr(kind, "__slots__", ()))
+        for name in slots:
             value = getattr(node, name, None)
-            if value is not None and not isinstance(value, (str, int, float, bool, bytes, Span)):
+            if value is not None and not isinstance(value, _LEAVES):
                 stack.append(value)
