@@ -77,7 +77,7 @@ def _assigned_into(statement: object) -> Iterator[tuple[str, str]]:
         if isinstance(target, (ItemTarget, AttrTarget)):
             name = root_name(target.base)
             if name is not None:
-                where = f"[...]" if isinstance(target, ItemTarget) else f".{target.attr}"
+                where = "[...]" if isinstance(target, ItemTarget) else f".{target.attr}"
                 yield name, f"assigns {_described(target.base)}{where}"
 
 
