@@ -41,9 +41,18 @@ def run_watch(options: CheckOptions) -> int:
                                              ("--show-files", options.show_files)) if given)
         raise UsageError(f"--watch cannot be combined with {flag}")
     each_round = replace(options, watch=True, quiet=True)  # the round's header says the count, not a summary
+    interrupted: list[int] = []
+
+    def _interrupt(signum: int, frame: object) -> None:
+        # Noted as well as raised: a KeyboardInterrupt raised where Python only reports it (a __del__, a weakref
+        # or GC callback) is swallowed, and the loop must still end at its next check.
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, _interrupt)
     try:
         said = "Starting linter in watch mode..."
-        while True:
+        while not interrupted:
             if sys.stdout.isatty():
                 click.echo(CLEAR_SCREEN, nl=False)
             if not options.silent:
@@ -54,9 +63,10 @@ def run_watch(options: CheckOptions) -> int:
             except UsageError as exc:  # a configuration saved half-way: say so and wait for the next change
                 click.echo(f"steplint: error: {exc}", err=True)
             sys.stdout.flush()
-            while _watched(options) == seen:
+            while not interrupted and _watched(options) == seen:
                 time.sleep(POLL_SECONDS)
             said = "File change detected..."
+        raise KeyboardInterrupt
     except KeyboardInterrupt:
         sys.stdout.flush()
         signal.signal(signal.SIGINT, signal.SIG_DFL)
