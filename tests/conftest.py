@@ -11,6 +11,6 @@ os.environ.setdefault("STEPLINT_TEST_ROOT", str(ROOT))
 
 
 def pytest_collection_modifyitems(items) -> None:
-    # The release matrix runs whole suites in subprocesses, minutes each: started first, `-n 2` packs the short tests
-    # around them instead of leaving one worker on the last release while the other idles.
+    # The release matrix runs whole suites in subprocesses, minutes each: started first (tests/run.sh's worksteal
+    # hands the short tests to whichever worker is free), no release is left to run alone at the end.
     items.sort(key=lambda item: item.path.name != "test_runtime_matrix.py")

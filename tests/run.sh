@@ -8,4 +8,5 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]' 2>&1 | grep -v "^WARNING: Location" || true
-exec .venv/bin/python -m pytest -n "${STEPLINT_TEST_WORKERS:-2}" "$@"
+# worksteal: a worker that runs out takes pending tests from the other, so no long tail runs on one worker alone.
+exec .venv/bin/python -m pytest -n "${STEPLINT_TEST_WORKERS:-2}" --dist worksteal "$@"

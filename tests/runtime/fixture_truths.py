@@ -329,7 +329,10 @@ def stp043_statements() -> dict[int, str]:
 def stp043_outcomes() -> dict[int, str]:
     """How each runner statement ends when run alone (an ``await`` run to its end by ``asyncio.run``; the names the
     fixture's function takes bound to a built workflow and one answer): "ran", or the exception and its message."""
-    saved_path, saved_modules = list(sys.path), set(sys.modules)
+    saved_path = list(sys.path)
+    # Another fixture's `app` package imported earlier in this process would answer `app.runner`: set it aside.
+    shadowed = {name: sys.modules.pop(name) for name in list(sys.modules) if name == "app" or name.startswith("app.")}
+    saved_modules = set(sys.modules)
     sys.path.insert(0, str(STP043_APP))
     try:
         runner = __import__("app.runner", fromlist=["runner"])
@@ -353,6 +356,7 @@ def stp043_outcomes() -> dict[int, str]:
         sys.path[:] = saved_path
         for name in set(sys.modules) - saved_modules:
             del sys.modules[name]
+        sys.modules.update(shadowed)
 
 
 async def _awaited(value: Any) -> Any:
