@@ -75,14 +75,14 @@ def judge(new: Observation, baseline: Observation | None, restamped: Observation
         verdict.verdict, verdict.reason = "unreadable", new.reason
     elif new.outcome == "refused":
         verdict.verdict, verdict.reason = "refused", f"MAF refuses it: {new.reason}"
-        verdict.false_refusal = _needless(restamped, baseline)
-        if verdict.false_refusal:
-            verdict.new_signature_hash = restamped.signature_hash
-        elif _comparable(restamped, baseline) and first_divergence(restamped, baseline) is None:
-            verdict.false_refusal_unjudged = True
-            keys = ", ".join(unjudged_keys(restamped, baseline))
-            verdict.reason += (f"; re-stamped, the replay ends before key(s) {keys} the code that wrote it serves, "
-                               "so whether the refusal is needless is not judged")
+        if _comparable(restamped, baseline) and first_divergence(restamped, baseline) is None:
+            unreached = unjudged_keys(restamped, baseline)
+            if not unreached:  # re-stamped, every value goes to its call: the refusal is needless
+                verdict.false_refusal, verdict.new_signature_hash = True, restamped.signature_hash
+            else:
+                verdict.false_refusal_unjudged = True
+                verdict.reason += (f"; re-stamped, the replay ends before key(s) {', '.join(unreached)} the code "
+                                   "that wrote it serves, so whether the refusal is needless is not judged")
         if restamped is not None and restamped.outcome == "refused" and restamped.reason != new.reason:
             verdict.reason += f"; with the new signature hash it still refuses: {restamped.reason}"
     elif new.outcome == "failed":
@@ -121,12 +121,6 @@ def _warn_live(verdict: Verdict, new: Observation, baseline: Observation | None)
 
 def _comparable(restamped: Observation | None, baseline: Observation | None) -> bool:
     return restamped is not None and baseline is not None and restamped.outcome == baseline.outcome == "resumed"
-
-
-def _needless(restamped: Observation | None, baseline: Observation | None) -> bool:
-    if not _comparable(restamped, baseline):
-        return False
-    return first_divergence(restamped, baseline) is None and not unjudged_keys(restamped, baseline)
 
 
 def _compare(verdict: Verdict, new: Observation, baseline: Observation) -> None:
