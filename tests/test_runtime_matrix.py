@@ -9,29 +9,23 @@ Parametrized per release, so ``pytest -n 2`` builds and runs two at a time.
 
 from __future__ import annotations
 
-import fcntl  # the matrix builds POSIX virtual environments
 import os
 import shutil
 import subprocess
 import sys
 import venv
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 
 import pytest
 from package_layout import package_folders
+from release_sites import REPO_ROOT, STAMP, VENVS, exclusive, release_site, tail
 
 from steplint.runtime_shim import TESTED_VERSIONS
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-VENVS = REPO_ROOT / ".venvs"
 SUITE = "tests/runtime"
 # Test dependencies of tests/runtime; the shim itself needs none.
 REQUIREMENTS = ("pydantic>=2", "pytest>=8", "hypothesis>=6.100")
-STAMP = ".steplint-matrix-complete"
-OUTPUT_TAIL_LINES = 80
 
 MAIN_VERSION = metadata.version("agent-framework-core")
 # The dev environment's release runs tests/runtime directly (if it is a tested one).
@@ -64,18 +58,6 @@ def python_of(environment: Path) -> Path:
     return environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
-@contextmanager
-def exclusive(name: str) -> Iterator[None]:
-    """An inter-process lock: pytest-xdist workers and other sessions share .venvs/."""
-    VENVS.mkdir(exist_ok=True)
-    with open(VENVS / f".{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
 def pip(environment: Path, *arguments: str) -> None:
     completed = subprocess.run(
         [str(python_of(environment)), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *arguments],
@@ -104,11 +86,6 @@ def environment_for(version: str) -> Path:
             pip(environment, "--no-deps", "-e", str(REPO_ROOT))
         stamp.write_text(stamp_text(version))
     return environment
-
-
-def tail(completed: subprocess.CompletedProcess[str]) -> str:
-    lines = (completed.stdout + completed.stderr).splitlines()
-    return "\n".join(lines[-OUTPUT_TAIL_LINES:])
 
 
 def suite_environment() -> dict[str, str]:
@@ -170,30 +147,11 @@ def metadata_version_in(environment: Path) -> str:
     ).stdout.strip()
 
 
-def release_folder(version: str) -> Path:
-    """agent-framework-core *version* alone (``pip install --no-deps --target``), made once."""
-    folder = VENVS / f"maf-wheel-{version}"
-    stamp = folder / STAMP
-    with exclusive(folder.name):
-        if stamp.is_file() and stamp.read_text() == f"agent-framework-core=={version}":
-            return folder
-        shutil.rmtree(folder, ignore_errors=True)
-        completed = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-             "--target", str(folder), f"agent-framework-core=={version}"],
-            capture_output=True, text=True, cwd=REPO_ROOT, timeout=900, check=False,
-        )
-        if completed.returncode != 0:
-            pytest.fail(f"pip install agent-framework-core=={version} failed:\n{tail(completed)}")
-        stamp.write_text(f"agent-framework-core=={version}")
-    return folder
-
-
 @pytest.mark.runtime
 @pytest.mark.parametrize("version", VERDICT_ONLY_VERSIONS)
 def test_rule_verdicts_hold_on_older_release(version: str) -> None:
     environment = suite_environment()
-    environment["PYTHONPATH"] = str(release_folder(version))
+    environment["PYTHONPATH"] = str(release_site(version))
     program = "from importlib import metadata; print(metadata.version('agent-framework-core'))"
     completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment,
                                check=True)

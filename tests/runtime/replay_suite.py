@@ -23,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from release_sites import release_site
+
 MODULES = ("sfsteps", "sfhelpers", "sfflow", "app", "app.sfflow")
 TARGET = "sfflow:pipeline"
 LOG = "STEPLINT_SUITE_LOG"
@@ -342,30 +344,6 @@ def judged_resume(resumed: Any, uninterrupted: Any, ran_again: set[str], complet
 def copy_storage(storage: Path, to: Path) -> Path:
     shutil.copytree(storage, to)
     return to
-
-
-#: tests/test_runtime_matrix.py's folder of one agent-framework-core release alone (the same place and stamp)
-RELEASES = Path(__file__).resolve().parents[2] / ".venvs"
-STAMP = ".steplint-matrix-complete"
-
-
-def release_site(version: str) -> Path:
-    """agent-framework-core *version* alone (``pip install --no-deps --target``) under .venvs/, made once."""
-    import fcntl
-    import subprocess
-
-    folder = RELEASES / f"maf-wheel-{version}"
-    RELEASES.mkdir(exist_ok=True)
-    with open(RELEASES / f".{folder.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        stamp = folder / STAMP
-        if not (stamp.is_file() and stamp.read_text() == f"agent-framework-core=={version}"):
-            shutil.rmtree(folder, ignore_errors=True)
-            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                            "--no-deps", "--target", str(folder), f"agent-framework-core=={version}"],
-                           check=True, capture_output=True, timeout=900)
-            stamp.write_text(f"agent-framework-core=={version}")
-    return folder
 
 
 _WRITER = """
