@@ -174,7 +174,8 @@ class Compare:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Opaque:
-    """A value the analysis does not model (a comparison, an f-string...); ``parts`` are evaluated for their calls."""
+    """A value the analysis does not model (a comparison other than one ``==`` or ``!=``, an f-string...);
+    ``parts`` are evaluated for their calls."""
 
     parts: tuple["Expr", ...] = ()
 
