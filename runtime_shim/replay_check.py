@@ -56,6 +56,7 @@ from steplint.runtime_shim.frames import current_step_frame, key_text
 from steplint.runtime_shim.framework import COUNTER, Framework
 from steplint.runtime_shim.memo_adoption import CallOfKey, Orphans, nested_call_of_key
 from steplint.runtime_shim.replay_digest import (
+    IMMUTABLE,
     UNDIGESTABLE,
     CallShape,
     differences,
@@ -67,7 +68,7 @@ from steplint.runtime_shim.replay_records import (
     log_of,
 )
 from steplint.runtime_shim.resumability import resumable
-from steplint.runtime_shim.run_state import RunState, run_state
+from steplint.runtime_shim.run_state import STATE_ATTRIBUTE, RunState, run_state
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
 REPLAY_POLICIES: tuple[str, ...] = ("error", "warn", "rerun", "off")
@@ -123,10 +124,11 @@ def reset_replay_report() -> None:
             _counts[kind] = 0
 
 
-def keyed_by_identity(framework: Framework) -> Callable[[Any], bool]:
-    """Whether MAF made a cache key from the call's identity (a fingerprint or replay_key=), not its order."""
+def keyed_by_identity(framework: Framework) -> Callable[[Any], bool] | None:
+    """Whether MAF made a cache key from the call's identity (a fingerprint or replay_key=), not its order (None:
+    the release keys every call by its order)."""
     if framework.scheme == COUNTER:
-        return lambda key: False
+        return None
     prefix = framework.versioned_prefix
     return lambda key: isinstance(key, str) and key.startswith(prefix)
 
@@ -145,7 +147,8 @@ def _record_of(frame: Any) -> int:
     if record is None:
         wrapper, args, kwargs = frame.call
         try:
-            record = record_call(_shape(wrapper), args, kwargs)
+            shape = wrapper.__dict__.get(SHAPE_ATTRIBUTE) or _shape(wrapper)
+            record = record_call(shape, args, kwargs)
         except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
@@ -172,7 +175,7 @@ def _calling_line() -> tuple[str, int]:
 
 
 def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Callable[[int], Any],
-                     by_identity: Callable[[Any], bool], call_of: CallOfKey) -> Callable[..., Any]:
+                     by_identity: Callable[[Any], bool] | None, call_of: CallOfKey) -> Callable[..., Any]:
     """Wrap ``RunContext._get_cached_result``: record a call-order entry's call before its body runs, and check
     a hit's record against the call about to take it."""
 
@@ -182,11 +185,20 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return found, value
-        state = run_state(self)
-        if not resumable(self, state):  # no later run can take this cache: nothing to record or check
+        state = self.__dict__.get(STATE_ATTRIBUTE) or run_state(self)
+        if not (state.resumable if state.resumable is not None else resumable(self, state)):
+            return found, value  # no later run can take this cache: nothing to record or check
+        log = state.replay_log
+        if (not found and state.cache_recorded is not None and log is not None
+                and log.counts is self._step_cache_auto_request_info_counts and frame.record is not IDENTITY_KEYED
+                and not state.replay_stash and not state.restored_keys and (by_identity is None or not by_identity(key))):
+            # The common miss of a run already judged (what _missed does when nothing was kept, moved or restored):
+            # record the call before its body runs, for its entry when the body completes.
+            _record_of(frame)
+            frame.record_pending = key
             return found, value
         lookup = _Lookup(self, state, log_of(self, chunk_key), frame, key, call_of)
-        if by_identity(key):
+        if by_identity is not None and by_identity(key):
             found, adopted = _identity_keyed(lookup, found)
             return found, adopted if adopted is not None else value
         if not found:
@@ -344,20 +356,22 @@ def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], An
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
         frame = current_step_frame.get()
-        recording = frame is not None and frame.record_pending is not None and frame.run_context is self \
-            and key == frame.record_pending
-        if recording:
-            _tell_mutation(frame, on_mutation)
+        if frame is None or frame.record_pending is None or frame.run_context is not self \
+                or key != frame.record_pending:
+            original(self, key, value, *args, **kwargs)
+            return
+        _, call_args, call_kwargs = frame.call
+        if not (IMMUTABLE.issuperset(map(type, call_args))
+                and (not call_kwargs or IMMUTABLE.issuperset(map(type, call_kwargs.values())))):
+            _tell_mutation(frame, on_mutation)  # an argument the body could have changed
         original(self, key, value, *args, **kwargs)
-        if recording:
-            frame.record_pending = None
-            log_of(self, chunk_key).put(key, frame.record)
+        frame.record_pending = None
+        log = (self.__dict__.get(STATE_ATTRIBUTE) or run_state(self)).replay_log
+        if log is None or log.counts is not self._step_cache_auto_request_info_counts:
+            log = log_of(self, chunk_key)
+        log.put(key, frame.record)
 
     return _set_cached_result
-
-
-# Exact types whose values no body can change (a subclass may add mutable attributes; a tuple may hold a list).
-_IMMUTABLE = frozenset({str, int, float, bool, complex, bytes, type(None)})
 
 
 def _changed_arguments(frame: Any) -> list[str]:
@@ -366,9 +380,6 @@ def _changed_arguments(frame: Any) -> list[str]:
     if type(record) is not int or record in (UNDIGESTABLE, IDENTITY_KEYED):
         return []
     wrapper, args, kwargs = frame.call
-    immutable = _IMMUTABLE
-    if all(type(value) in immutable for value in args) and all(type(value) in immutable for value in kwargs.values()):
-        return []  # nothing the body could have changed: no second digest
     try:
         if record_call(_shape(wrapper), args, kwargs) == record:
             return []
