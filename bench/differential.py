@@ -7,10 +7,11 @@ example of each (kind, rule, shape) to a minimal program and writes it, with ``#
 comments, as a fixture folder under ``--out``.
 
     python bench/differential.py [--programs 3000] [--first-seed 0] [--batch 300] [--jobs 2]
-        [--python .venvs/maf-1.18.0/bin/python --target-version 1.18] [--shrink] [--out DIR]
+        [--release 1.18.0 | --python PATH --target-version 1.18] [--shrink] [--out DIR]
 
 The interpreter that runs the programs only needs agent-framework-core; steplint runs from the
-interpreter running this script.
+interpreter running this script. ``--release`` runs them on another release of agent-framework-core
+(installed alone under .venvs/, first on the path of this interpreter) and lints for it.
 """
 
 from __future__ import annotations
@@ -23,16 +24,21 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "tests" / "runtime"))
 
 from differential.generator import generate  # noqa: E402
 from differential.known_gaps import DOC_SANCTIONED, KNOWN_GAPS  # noqa: E402
 from differential.oracle import Disagreement, Toolchain, check_batch  # noqa: E402
 from differential.shrink import shrink, write_fixture  # noqa: E402
+from release_sites import release_site  # noqa: E402
 
 
 def main() -> int:
     options = _parser().parse_args()
-    tools = Toolchain(python=options.python, target_version=options.target_version)
+    if options.release:
+        tools = Toolchain(target_version=options.release.rpartition(".")[0], site=str(release_site(options.release)))
+    else:
+        tools = Toolchain(python=options.python, target_version=options.target_version)
     started = time.perf_counter()
     disagreements: list[Disagreement] = []
     broken: dict[str, str] = {}
@@ -62,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=2, help="tracer processes per batch")
     parser.add_argument("--python", default=sys.executable, help="the interpreter with agent-framework-core")
     parser.add_argument("--target-version", default=None, help="steplint's --target-version (the release --python has)")
+    parser.add_argument("--release", default=None, help="run on this agent-framework-core release (e.g. 1.18.0) instead")
     parser.add_argument("--shrink", action="store_true", help="shrink one example of each disagreement")
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "steplint-differential"))
     return parser

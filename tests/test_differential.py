@@ -1,7 +1,8 @@
 """The differential tester in CI: generated programs run on the real agent-framework-core, traced,
 and compared with steplint's STP001/STP002/STP020 both ways (tests/differential/).
 
-Derandomized: seeds 0..PROGRAMS-1, every run the same programs. A disagreement not in
+Derandomized: seeds 0..PROGRAMS-1, every run the same programs, on the installed release; the first
+OLDEST_SAMPLE of them also on 1.18.0 (installed alone under .venvs/), linted for 1.18. A disagreement not in
 differential/known_gaps.py fails, and so does a listed one that no longer shows (remove its row).
 ``STEPLINT_DIFFERENTIAL_SHRINK=1`` shrinks the first new disagreement and writes it as a fixture
 folder (under ``$TMPDIR/steplint-differential``); ``python bench/differential.py`` is the long
@@ -22,8 +23,12 @@ from differential.known_gaps import DOC_SANCTIONED, KNOWN_GAPS
 from differential.oracle import Disagreement, Toolchain, check_batch
 from differential.shapes import SHAPES
 from differential.shrink import Version, apply, deletions, shrink, write_fixture
+from release_sites import release_site
 
 PROGRAMS = int(os.environ.get("STEPLINT_DIFFERENTIAL_PROGRAMS", "300"))
+# The sample run on the oldest supported release too (call-order keys, its own refusal of concurrent calls),
+# linted for that release.
+OLDEST_RELEASE, OLDEST_SAMPLE = "1.18.0", int(os.environ.get("STEPLINT_DIFFERENTIAL_OLDEST_PROGRAMS", "100"))
 SHRINK_OUT = Path(tempfile.gettempdir()) / "steplint-differential"
 
 
@@ -36,6 +41,13 @@ def batch(tmp_path_factory: pytest.TempPathFactory):
     programs = {program.name: program for program in (generate(seed) for seed in range(PROGRAMS))}
     disagreements, broken = check_batch(tmp_path_factory.mktemp("differential"), list(programs.values()), Toolchain())
     return programs, disagreements, broken
+
+
+@pytest.fixture(scope="module")
+def oldest_batch(tmp_path_factory: pytest.TempPathFactory):
+    tools = Toolchain(target_version=OLDEST_RELEASE.rpartition(".")[0], site=str(release_site(OLDEST_RELEASE)))
+    programs = [generate(seed) for seed in range(OLDEST_SAMPLE)]
+    return check_batch(tmp_path_factory.mktemp("differential-oldest"), programs, tools)
 
 
 @pytest.mark.runtime
@@ -61,6 +73,14 @@ def test_every_known_gap_still_shows(batch) -> None:
     seen = {key(d) for d in disagreements}
     gone = sorted((set(KNOWN_GAPS) | set(DOC_SANCTIONED)) - seen)
     assert not gone, f"these known gaps no longer show in {PROGRAMS} programs: remove them from known_gaps.py: {gone}"
+
+
+@pytest.mark.runtime
+def test_the_sample_on_the_oldest_release_runs_and_agrees(oldest_batch) -> None:
+    disagreements, broken = oldest_batch
+    assert not broken, "\n\n".join(f"{name}:\n{error}" for name, error in sorted(broken.items())[:3])
+    new = [d for d in disagreements if key(d) not in KNOWN_GAPS and key(d) not in DOC_SANCTIONED]
+    assert not new, f"on {OLDEST_RELEASE}, steplint and the trace disagree:\n" + "\n".join(d.describe() for d in new[:20])
 
 
 def test_known_gaps_name_real_shapes_and_their_families() -> None:

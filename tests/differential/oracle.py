@@ -57,6 +57,7 @@ class Toolchain:
     python: str = sys.executable
     target_version: str | None = None
     target_python: str = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    site: str | None = None  # a folder put first on the child's path: another release over *python*'s packages
 
 
 def trace_programs(root: Path, names: list[str], tools: Toolchain, jobs: int = 2) -> dict[str, Trace]:
@@ -67,7 +68,7 @@ def trace_programs(root: Path, names: list[str], tools: Toolchain, jobs: int = 2
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env=_child_environment(),
+            env=_child_environment(tools.site),
         )
         for batch in batches
     ]
@@ -82,9 +83,11 @@ def trace_programs(root: Path, names: list[str], tools: Toolchain, jobs: int = 2
     return traces
 
 
-def _child_environment() -> dict[str, str]:
+def _child_environment(site: str | None = None) -> dict[str, str]:
     environment = dict(os.environ)
     environment.pop("PYTHONPATH", None)
+    if site is not None:
+        environment["PYTHONPATH"] = site
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
     return environment
 
