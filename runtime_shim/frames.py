@@ -64,7 +64,7 @@ class StepFrame:
         self.returned = False  # the body returned and MAF cached its result (scoped mode notes it)
         self._scope: str | None = None
 
-    def scope(self, key_text: str) -> str:
+    def scope(self) -> str:
         """Short, stable token naming this call, used to scope its children's keys.
 
         A digest rather than the key itself keeps scoped keys bounded in length
@@ -75,9 +75,9 @@ class StepFrame:
         (a resume in another order) never share their children's entries.
         """
         if self.returned:  # a task its body spawned and left running (a memoized load started for later steps)
-            return scope_token(key_text, self.record, after_return=True)
+            return scope_token(key_text(self.key), self.record, after_return=True)
         if self._scope is None:
-            self._scope = scope_token(key_text, self.record)
+            self._scope = scope_token(key_text(self.key), self.record)
         return self._scope
 
     def in_spawned_task(self) -> bool:
