@@ -48,8 +48,8 @@ class StepFrame:
     the call runs in: a child in another task runs in a task its body spawned.
     """
 
-    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "record_pending", "task", "returned",
-                 "_scope")
+    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "record_pending", "snapshot", "task",
+                 "returned", "_scope")
 
     def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None,
                  call: tuple[Any, tuple[Any, ...], dict[str, Any]] | None = None) -> None:
@@ -60,6 +60,7 @@ class StepFrame:
         self.call = call  # (the StepWrapper, its args, its kwargs): what replay verification digests
         self.record: Any = None  # the call's replay record, made at its first call-order cache lookup
         self.record_pending: Any = None  # the key whose record goes into the log with its entry, when the body completes
+        self.snapshot: Any = None  # with the record: what tells cheaply that the body changed no argument (or None)
         self.task = asyncio.current_task()
         self.returned = False  # the body returned and MAF cached its result (scoped mode notes it)
         self._scope: str | None = None

@@ -60,7 +60,9 @@ from steplint.runtime_shim.replay_digest import (
     UNDIGESTABLE,
     CallShape,
     differences,
+    field_snapshot,
     record_call,
+    unchanged_since,
 )
 from steplint.runtime_shim.replay_records import (
     RecordLog,
@@ -149,6 +151,8 @@ def _record_of(frame: Any) -> int:
         try:
             shape = wrapper.__dict__.get(SHAPE_ATTRIBUTE) or _shape(wrapper)
             record = record_call(shape, args, kwargs)
+            if not (IMMUTABLE.issuperset(map(type, args)) and IMMUTABLE.issuperset(map(type, kwargs.values()))):
+                frame.snapshot = field_snapshot(args, kwargs)
         except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
@@ -362,8 +366,9 @@ def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], An
             return
         _, call_args, call_kwargs = frame.call
         if not (IMMUTABLE.issuperset(map(type, call_args))
-                and (not call_kwargs or IMMUTABLE.issuperset(map(type, call_kwargs.values())))):
-            _tell_mutation(frame, on_mutation)  # an argument the body could have changed
+                and (not call_kwargs or IMMUTABLE.issuperset(map(type, call_kwargs.values())))) \
+                and not _fields_unchanged(frame):
+            _tell_mutation(frame, on_mutation)  # an argument the body may have changed: digest it again
         original(self, key, value, *args, **kwargs)
         frame.record_pending = None
         log = (self.__dict__.get(STATE_ATTRIBUTE) or run_state(self)).replay_log
@@ -372,6 +377,16 @@ def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], An
         log.put(key, frame.record)
 
     return _set_cached_result
+
+
+def _fields_unchanged(frame: Any) -> bool:
+    """Whether the call's model and dataclass arguments still hold the very field values they held when it was
+    recorded (``field_snapshot``): then their digest is the same, and the second one is not needed."""
+    snapshot = frame.snapshot
+    try:
+        return snapshot is not None and unchanged_since(snapshot)
+    except Exception:  # a field that cannot be read now: let the digest tell
+        return False
 
 
 def _changed_arguments(frame: Any) -> list[str]:

@@ -46,6 +46,7 @@ import dataclasses
 import enum
 import hashlib
 import inspect
+import operator
 import os
 import sys
 import weakref
@@ -362,6 +363,45 @@ def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any])
     for slot in slots:
         packed = (packed << 32) | slot
     return packed
+
+
+def field_snapshot(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+    """What tells, without a second digest, that a body changed none of the call's arguments: each model or
+    dataclass argument with the values its fields, extra fields and private attributes hold now, all of
+    immutable built-in types (a body can only rebind them). None where an argument could change in place
+    (a container, another object, a field holding one): there only a second digest can tell."""
+    snapshot = []
+    for value in (*args, *kwargs.values()):
+        kind = type(value)
+        if kind in IMMUTABLE:
+            continue
+        names = field_names(kind)
+        if names is None:
+            return None
+        values = [getattr(value, name, None) for name in names]
+        extra = getattr(value, "__pydantic_extra__", None)
+        private = getattr(value, "__pydantic_private__", None)
+        if extra or private:  # a model's extra fields and private attributes, as (name, value) pairs after its fields
+            values += [item for pairs in (extra or {}, private or {}) for pair in pairs.items() for item in pair]
+        if not IMMUTABLE.issuperset(map(type, values)):
+            return None
+        snapshot.append((value, kind, names, values))
+    return snapshot
+
+
+def unchanged_since(snapshot: list[tuple[Any, ...]]) -> bool:
+    """Whether every argument of *snapshot* still holds the very objects it held (so its digest is the same)."""
+    for value, kind, names, values in snapshot:
+        if type(value) is not kind:
+            return False
+        now = [getattr(value, name, None) for name in names]
+        extra = getattr(value, "__pydantic_extra__", None)
+        private = getattr(value, "__pydantic_private__", None)
+        if extra or private:
+            now += [item for pairs in (extra or {}, private or {}) for pair in pairs.items() for item in pair]
+        if len(now) != len(values) or not all(map(operator.is_, now, values)):
+            return False
+    return True
 
 
 def unpack(value: int) -> list[int] | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import agent_framework as maf
 import pytest
+from pydantic import BaseModel, PrivateAttr
 from shim_support import HAS_FINGERPRINTS, Job, latest, run
 
 from steplint import runtime_shim
@@ -71,6 +72,7 @@ async def mutating_plain(_: str) -> str:
 @pytest.fixture(autouse=True)
 def _fresh() -> Any:
     CRASH[0] = False
+    CHANGE[0] = "nothing"
     yield
     runtime_shim.uninstall()
 
@@ -141,3 +143,53 @@ def test_a_fingerprinted_call_is_not_checked_on_releases_with_fingerprints() -> 
         run(mutating_plain.build(checkpoint_storage=maf.InMemoryCheckpointStorage()).run("go"))  # can be resumed
     told = [w for w in caught if issubclass(w.category, ArgumentMutatedWarning)]
     assert len(told) == (0 if HAS_FINGERPRINTS else 1)
+
+
+class Ticket(BaseModel, extra="allow"):
+    """A model whose every part a body can change: a scalar field, a list field, extra fields, a private attribute."""
+
+    title: str
+    tags: list[str] = []
+    _owner: str = PrivateAttr(default="nobody")
+
+
+CHANGES = {
+    "a scalar field rebound": ("title", lambda ticket: setattr(ticket, "title", "changed")),
+    "a list field changed in place": ("tags", lambda ticket: ticket.tags.append("new")),
+    "an extra field set": ("ticket", lambda ticket: setattr(ticket, "note", "added")),
+    "a private attribute rebound": ("ticket", lambda ticket: setattr(ticket, "_owner", "someone")),
+    "the same value rebound": (None, lambda ticket: setattr(ticket, "title", "".join(["fi", "rst"]))),
+    "nothing": (None, lambda ticket: None),
+}
+CHANGE = ["nothing"]
+
+
+@maf.step
+async def edit(ticket: Ticket) -> str:
+    CHANGES[CHANGE[0]][1](ticket)
+    return "edited"
+
+
+@maf.workflow(name="editing")
+async def editing(_: str) -> str:
+    return await edit(Ticket(title="first"))
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_every_part_of_a_model_a_body_changes_is_told_and_only_a_change(change: str) -> None:
+    """The check after the body first compares the field values by identity (no second digest where every one is
+    the very object it was); any other outcome digests again, so an in-place change of a list field, an extra
+    field or a private attribute is told as surely as a rebound field, and an equal value rebound is not."""
+    CHANGE[0] = change
+    runtime_shim.install(mode="scoped")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(editing.build(checkpoint_storage=maf.InMemoryCheckpointStorage()).run("go"))
+    told = [str(w.message) for w in caught if issubclass(w.category, ArgumentMutatedWarning)]
+    named = CHANGES[change][0]
+    if named is None:
+        assert told == []
+    else:
+        (message,) = told
+        expected = "argument 'ticket'" if named == "ticket" else f"field ticket.{named}"
+        assert "@step 'edit' changed" in message and expected in message
