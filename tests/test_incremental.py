@@ -220,3 +220,38 @@ def test_an_edit_to_the_storage_a_workflow_is_built_with_reanalyzes_its_steps(tm
     _edit(root / "app" / "main.py", 'STORAGE = FileCheckpointStorage("checkpoints")', "STORAGE = InMemoryCheckpointStorage()")
     edited = _lint(root, root / "app")
     assert _codes(edited, "steps.py") == []
+
+
+def test_a_file_that_comes_to_give_a_workflow_its_storage_reanalyzes_its_steps(tmp_path):
+    """The storage scan reads only the files whose text can spell ``checkpoint_storage``, yet every run file is
+    what the verdict rests on: a file that held no storage at first and later builds the workflow with a
+    pickling one makes the cached steps module be analyzed again."""
+    shutil.copytree(FIXTURES / "stp050_storage_elsewhere", tmp_path / "project")
+    root = tmp_path / "project"
+    _edit(root / "app" / "main.py", 'STORAGE = FileCheckpointStorage("checkpoints")', "STORAGE = InMemoryCheckpointStorage()")
+    (root / "app" / "launcher.py").write_text('print("nothing here yet")\n')
+    _age(root)
+    cold = _lint(root, root / "app")
+    assert _codes(cold, "steps.py") == []
+    _edit(root / "app" / "launcher.py", 'print("nothing here yet")\n',
+          "from agent_framework import FileCheckpointStorage\n\nfrom app.steps import billing\n\n"
+          'INSTANCE = billing.build(checkpoint_storage=FileCheckpointStorage("checkpoints"))\n')
+    edited = _lint(root, root / "app")
+    assert _codes(edited, "steps.py") == ["STP050"]
+
+
+def test_a_file_is_read_for_the_storage_scan_only_if_its_text_can_spell_the_keyword(tmp_path):
+    from steplint.summaries.module_loader import ModuleLoader
+
+    loader = ModuleLoader([], roots=[str(tmp_path)])
+    cases = {
+        "plain.py": ("x = 1\n", False),
+        "spelled.py": ("run(checkpoint_storage=s)\n", True),
+        "in_a_comment.py": ("# checkpoint_storage\n", True),  # over-approximates: text, not syntax
+        "fullwidth.py": ("run(ｃheckpoint_storage=s)\n", True),  # Python reads identifiers NFKC-normalized
+        "other_unicode.py": ("note = 'café'\n", False),
+    }
+    for name, (text, expected) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert loader.may_name(str(tmp_path / name), "checkpoint_storage") is expected, name
+    assert loader.may_name(str(tmp_path / "missing.py"), "checkpoint_storage") is True  # unreadable: it may

@@ -60,8 +60,9 @@ class CheckpointStorages:
     def storages_reaching(self, checked: ModuleSummary, step_key: str) -> set[str]:
         """The kinds of storage of every workflow that reaches the step ``step_key``."""
         facts = self._computed()
+        index = self.analysis.index
         for name in facts.module_names:  # the verdict rests on every run file (see the module docstring)
-            self.analysis.index.module(name, checked.module)
+            index.depend(checked.module, name)
         kinds: set[str] = set()
         for workflow_key, storages in facts.by_workflow.items():
             if step_key in self._steps_of(workflow_key):
@@ -73,17 +74,23 @@ class CheckpointStorages:
     def _computed(self) -> StorageFacts:
         if self._facts is None:
             self._facts = StorageFacts()
+            self._facts.module_names = sorted({m.module for m in self.analysis.reported if m.error is None}
+                                              | set(getattr(self.analysis.loader, "discovered", None) or ()))
             for module in self._run_modules():
-                self._facts.module_names.append(module.module)
                 self._scan(module)
         return self._facts
 
     def _run_modules(self) -> list[ModuleSummary]:
-        """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders)."""
+        """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders) that can
+        pass a storage: a file whose text cannot spell ``checkpoint_storage`` holds no call or decorator with that
+        keyword, so it is not read (on agent-framework's own tree, most of the files the prefilter skipped)."""
         found = {m.path: m for m in self.analysis.reported if m.error is None}
         loader = self.analysis.loader
         index = self.analysis.index
+        may_name = getattr(loader, "may_name", None)
         for name, paths in sorted((getattr(loader, "discovered", None) or {}).items()):
+            if may_name is not None and not any(may_name(path, KEYWORD) for path in paths):
+                continue
             index.module(name, name)  # the name's first file answers for it, as it would to an import
             for path in paths:
                 loaded = loader.load(path)

@@ -112,6 +112,13 @@ class ProjectIndex:
         for cls in summary.classes:
             self.classes[(summary.path, cls.qualname)] = cls
 
+    def depend(self, origin: str, name: str) -> None:
+        """Module ``origin``'s findings depend on module ``name`` (a run file), which need not be read for it."""
+        asked = self.edges.get(origin)
+        if asked is None:
+            asked = self.edges[origin] = set()
+        asked.add(name)
+
     def module(self, name: str, origin: str) -> ModuleSummary | None:
         """The module called ``name``, asked for while resolving a name inside module ``origin``."""
         asked = self.edges.get(origin)

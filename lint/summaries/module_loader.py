@@ -7,11 +7,13 @@ because it reads and summarizes the files it finds: ``source`` may not import ``
 from __future__ import annotations
 
 import os
+import unicodedata
 from typing import Callable
 
 from steplint.core.summary import ModuleSummary
 from steplint.source.import_search import ImportSearch, importable
 from steplint.source.module_identity import package_root
+from steplint.source.reading import decode_source
 from steplint.summaries.file_summary import summarize_path
 
 
@@ -57,6 +59,22 @@ class ModuleLoader:
         if found is None:
             found = self.known[absolute] = self.summarize(path)
         return found
+
+    def may_name(self, path: str, identifier: str) -> bool:
+        """Whether the file's text can spell the ASCII *identifier* (False only when it surely cannot), read
+        without summarizing: a keyword argument, a ``def`` or an attribute must be spelled where it is used.
+        Python reads identifiers NFKC-normalized, so a file with other characters is normalized first; one
+        that cannot be read or decoded may."""
+        if os.path.abspath(path) in self.known:
+            return True  # summarized already: nothing to save
+        try:
+            with open(path, "rb") as source:
+                data = source.read()
+            if identifier.encode() in data:
+                return True
+            return not data.isascii() and identifier in unicodedata.normalize("NFKC", decode_source(data))
+        except (OSError, ValueError):
+            return True
 
     def _load_for(self, name: str, path: str) -> ModuleSummary:
         self.loaded.setdefault(name, []).append(path)
