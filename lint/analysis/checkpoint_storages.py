@@ -226,11 +226,14 @@ class CheckpointStorages:
 
 
 def _holders(module: ModuleSummary) -> list[FunctionSummary]:
-    """The scopes that pass ``checkpoint_storage=``: in a call, or in the decorator of a ``def`` they run."""
+    """The scopes that pass ``checkpoint_storage=``: in a call of a method that takes a workflow's storage (what
+    ``_scan_function`` reads: ``WorkflowBuilder(checkpoint_storage=...)`` and the like are not), or in the
+    decorator of a ``def`` they run."""
     decorating = {f.parent or "<module>" for f in module.functions
                   if any(isinstance(d, CallExpr) and d.kwarg(KEYWORD) is not None for d in f.decorators)}
     return [f for f in module.functions
-            if f.qualname in decorating or any(call.kwarg(KEYWORD) is not None for call in iter_calls(f.body))]
+            if f.qualname in decorating or any(call.kwarg(KEYWORD) is not None and _receiver(call.func) is not None
+                                               for call in iter_calls(f.body))]
 
 
 def _final_frame(unit: Unit, function: FunctionSummary) -> Frame:
