@@ -30,13 +30,12 @@ from differential.generator import generate  # noqa: E402
 from differential.known_gaps import DOC_SANCTIONED, KNOWN_GAPS  # noqa: E402
 from differential.oracle import Disagreement, Toolchain, check_batch  # noqa: E402
 from differential.shrink import shrink, write_fixture  # noqa: E402
-from release_sites import release_site  # noqa: E402
 
 
 def main() -> int:
     options = _parser().parse_args()
     if options.release:
-        tools = Toolchain(target_version=options.release.rpartition(".")[0], site=str(release_site(options.release)))
+        tools = Toolchain.on_release(options.release)
     else:
         tools = Toolchain(python=options.python, target_version=options.target_version)
     started = time.perf_counter()

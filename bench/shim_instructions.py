@@ -42,16 +42,17 @@ for _ in range(int(runs)):
 REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
+def child_environment(options: argparse.Namespace) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": options.site} if options.site else dict(os.environ)
+
+
 def instructions(options: argparse.Namespace, mode: str, runs: int) -> int:
-    environment = dict(os.environ)
-    if options.site:
-        environment["PYTHONPATH"] = options.site
     workflow = "can pause" if options.can_pause else "cannot pause"
     completed = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
          sys.executable, "-c", CHILD.format(here=str(HERE)),
          str(options.steps), options.storage, mode, workflow, options.arg, str(runs)],
-        capture_output=True, text=True, env=environment, check=False,
+        capture_output=True, text=True, env=child_environment(options), check=False,
     )
     found = REFS.search(completed.stderr)
     if completed.returncode != 0 or found is None:
@@ -76,8 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         per_step[mode] = (thrice - once) / 2 / options.steps
     version = subprocess.run(
         [sys.executable, "-c", "from importlib import metadata; print(metadata.version('agent-framework-core'))"],
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": options.site} if options.site else None,
-        check=True,
+        capture_output=True, text=True, env=child_environment(options), check=True,
     ).stdout.strip()
     print(f"agent-framework-core {version}, {options.steps} step calls (half nested), {options.arg} arguments, "
           f"storage={options.storage}, workflow {'can' if options.can_pause else 'cannot'} pause")

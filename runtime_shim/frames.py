@@ -60,7 +60,7 @@ class StepFrame:
         self.call = call  # (the StepWrapper, its args, its kwargs): what replay verification digests
         self.record: Any = None  # the call's replay record, made at its first call-order cache lookup
         self.record_pending: Any = None  # the key whose record goes into the log with its entry, when the body completes
-        self.snapshot: Any = None  # with the record: what tells cheaply that the body changed no argument (or None)
+        self.snapshot: Any = None  # with the record: what tells cheaply that the body changed no argument (field_snapshot)
         self.task = asyncio.current_task()
         self.returned = False  # the body returned and MAF cached its result (scoped mode notes it)
         self._scope: str | None = None

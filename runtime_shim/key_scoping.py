@@ -28,7 +28,7 @@ from typing import Any
 from steplint.runtime_shim.errors import UnsupportedFrameworkError
 from steplint.runtime_shim.frames import SCOPE_SEPARATOR, current_step_frame, key_text
 from steplint.runtime_shim.framework import COUNTER, Framework
-from steplint.runtime_shim.run_state import STATE_ATTRIBUTE, marker_key
+from steplint.runtime_shim.run_state import marker_key, run_state_of
 
 Allocator = Callable[..., Any]
 # Rewrites an allocator's arguments (after self) to scope them by a parent scope token.
@@ -58,7 +58,7 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
         if frame is None or frame.run_context is not self:
             return original(self, *arguments)
         parent = frame.parent
-        state = self.__dict__.get(STATE_ATTRIBUTE) if scoper is not None else None  # run_state_of, inlined
+        state = run_state_of(self) if scoper is not None else None
         # Restored from a checkpoint without the shim's record: also count as MAF alone would.
         replay = state.legacy if state is not None else None
         maf_key = None if replay is None else original(replay.maf_counters, *arguments)
@@ -66,7 +66,7 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
             arguments = scoper(arguments, parent.scope())
         key = original(self, *arguments)
         if state is not None:
-            if parent is not None and (state.legacy is not None or not state.marked):
+            if parent is not None:
                 state.nested(self)
             elif replay is not None and replay.settle(key, maf_key):
                 state.drop(self, key)

@@ -56,7 +56,7 @@ from steplint.runtime_shim.frames import current_step_frame, key_text
 from steplint.runtime_shim.framework import COUNTER, Framework
 from steplint.runtime_shim.memo_adoption import CallOfKey, Orphans, nested_call_of_key
 from steplint.runtime_shim.replay_digest import (
-    IMMUTABLE,
+    UNCHANGEABLE,
     UNDIGESTABLE,
     CallShape,
     differences,
@@ -70,7 +70,7 @@ from steplint.runtime_shim.replay_records import (
     log_of,
 )
 from steplint.runtime_shim.resumability import resumable
-from steplint.runtime_shim.run_state import STATE_ATTRIBUTE, RunState, run_state
+from steplint.runtime_shim.run_state import RunState, run_state
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
 REPLAY_POLICIES: tuple[str, ...] = ("error", "warn", "rerun", "off")
@@ -149,13 +149,14 @@ def _record_of(frame: Any) -> int:
     if record is None:
         wrapper, args, kwargs = frame.call
         try:
-            shape = wrapper.__dict__.get(SHAPE_ATTRIBUTE) or _shape(wrapper)
-            record = record_call(shape, args, kwargs)
-            if not (IMMUTABLE.issuperset(map(type, args)) and IMMUTABLE.issuperset(map(type, kwargs.values()))):
-                frame.snapshot = field_snapshot(args, kwargs)
+            record = record_call(_shape(wrapper), args, kwargs)
         except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
+        try:
+            frame.snapshot = field_snapshot(args, kwargs)
+        except Exception:  # no snapshot: the arguments are digested again when the body completes
+            frame.snapshot = None
     return record
 
 
@@ -189,9 +190,9 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return found, value
-        state = self.__dict__.get(STATE_ATTRIBUTE) or run_state(self)
-        if not (state.resumable if state.resumable is not None else resumable(self, state)):
-            return found, value  # no later run can take this cache: nothing to record or check
+        state = run_state(self)
+        if not resumable(self, state):  # no later run can take this cache: nothing to record or check
+            return found, value
         log = state.replay_log
         if (not found and state.cache_recorded is not None and log is not None
                 and log.counts is self._step_cache_auto_request_info_counts and frame.record is not IDENTITY_KEYED
@@ -364,25 +365,19 @@ def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], An
                 or key != frame.record_pending:
             original(self, key, value, *args, **kwargs)
             return
-        _, call_args, call_kwargs = frame.call
-        if not (IMMUTABLE.issuperset(map(type, call_args))
-                and (not call_kwargs or IMMUTABLE.issuperset(map(type, call_kwargs.values())))) \
-                and not _fields_unchanged(frame):
+        if frame.snapshot != UNCHANGEABLE and not _fields_unchanged(frame.snapshot):
             _tell_mutation(frame, on_mutation)  # an argument the body may have changed: digest it again
         original(self, key, value, *args, **kwargs)
         frame.record_pending = None
-        log = (self.__dict__.get(STATE_ATTRIBUTE) or run_state(self)).replay_log
-        if log is None or log.counts is not self._step_cache_auto_request_info_counts:
-            log = log_of(self, chunk_key)
-        log.put(key, frame.record)
+        log_of(self, chunk_key).put(key, frame.record)
 
     return _set_cached_result
 
 
-def _fields_unchanged(frame: Any) -> bool:
+def _fields_unchanged(snapshot: Any) -> bool:
     """Whether the call's model and dataclass arguments still hold the very field values they held when it was
-    recorded (``field_snapshot``): then their digest is the same, and the second one is not needed."""
-    snapshot = frame.snapshot
+    recorded (``field_snapshot``; None: it cannot tell): then their digest is the same, and the second one is
+    not needed."""
     try:
         return snapshot is not None and unchanged_since(snapshot)
     except Exception:  # a field that cannot be read now: let the digest tell

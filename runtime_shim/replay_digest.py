@@ -365,11 +365,18 @@ def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any])
     return packed
 
 
-def field_snapshot(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[Any, ...]] | None:
-    """What tells, without a second digest, that a body changed none of the call's arguments: each model or
-    dataclass argument with the values its fields, extra fields and private attributes hold now, all of
-    immutable built-in types (a body can only rebind them). None where an argument could change in place
-    (a container, another object, a field holding one): there only a second digest can tell."""
+# The snapshot of a call whose every argument is of an IMMUTABLE type: no body can change any of them.
+UNCHANGEABLE: tuple[()] = ()
+
+
+def field_snapshot(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[Any, ...]] | tuple[()] | None:
+    """What tells, without a second digest, that a body changed none of the call's arguments: UNCHANGEABLE
+    when every one is of an immutable built-in type; else each model or dataclass argument with the values its
+    fields, extra fields and private attributes hold now, all of immutable built-in types (a body can only
+    rebind them). None where an argument could change in place (a container, another object, a field holding
+    one): there only a second digest can tell."""
+    if IMMUTABLE.issuperset(map(type, args)) and IMMUTABLE.issuperset(map(type, kwargs.values())):
+        return UNCHANGEABLE
     snapshot = []
     for value in (*args, *kwargs.values()):
         kind = type(value)
@@ -378,15 +385,21 @@ def field_snapshot(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[
         names = field_names(kind)
         if names is None:
             return None
-        values = [getattr(value, name, None) for name in names]
-        extra = getattr(value, "__pydantic_extra__", None)
-        private = getattr(value, "__pydantic_private__", None)
-        if extra or private:  # a model's extra fields and private attributes, as (name, value) pairs after its fields
-            values += [item for pairs in (extra or {}, private or {}) for pair in pairs.items() for item in pair]
+        values = _field_values(value, names)
         if not IMMUTABLE.issuperset(map(type, values)):
             return None
         snapshot.append((value, kind, names, values))
     return snapshot
+
+
+def _field_values(value: Any, names: tuple[str, ...]) -> list[Any]:
+    """The values of ``value``'s fields, then a model's extra fields and private attributes as names and values."""
+    values = [getattr(value, name, None) for name in names]
+    extra = getattr(value, "__pydantic_extra__", None)
+    private = getattr(value, "__pydantic_private__", None)
+    if extra or private:
+        values += [item for pairs in (extra or {}, private or {}) for pair in pairs.items() for item in pair]
+    return values
 
 
 def unchanged_since(snapshot: list[tuple[Any, ...]]) -> bool:
@@ -394,11 +407,7 @@ def unchanged_since(snapshot: list[tuple[Any, ...]]) -> bool:
     for value, kind, names, values in snapshot:
         if type(value) is not kind:
             return False
-        now = [getattr(value, name, None) for name in names]
-        extra = getattr(value, "__pydantic_extra__", None)
-        private = getattr(value, "__pydantic_private__", None)
-        if extra or private:
-            now += [item for pairs in (extra or {}, private or {}) for pair in pairs.items() for item in pair]
+        now = _field_values(value, names)
         if len(now) != len(values) or not all(map(operator.is_, now, values)):
             return False
     return True

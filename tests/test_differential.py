@@ -23,7 +23,6 @@ from differential.known_gaps import DOC_SANCTIONED, KNOWN_GAPS
 from differential.oracle import Disagreement, Toolchain, check_batch
 from differential.shapes import SHAPES
 from differential.shrink import Version, apply, deletions, shrink, write_fixture
-from release_sites import release_site
 
 PROGRAMS = int(os.environ.get("STEPLINT_DIFFERENTIAL_PROGRAMS", "300"))
 # The sample run on the oldest supported release too (call-order keys, its own refusal of concurrent calls),
@@ -45,7 +44,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def oldest_batch(tmp_path_factory: pytest.TempPathFactory):
-    tools = Toolchain(target_version=OLDEST_RELEASE.rpartition(".")[0], site=str(release_site(OLDEST_RELEASE)))
+    tools = Toolchain.on_release(OLDEST_RELEASE)
     programs = [generate(seed) for seed in range(OLDEST_SAMPLE)]
     return check_batch(tmp_path_factory.mktemp("differential-oldest"), programs, tools)
 

@@ -121,10 +121,7 @@ class ProjectIndex:
 
     def module(self, name: str, origin: str) -> ModuleSummary | None:
         """The module called ``name``, asked for while resolving a name inside module ``origin``."""
-        asked = self.edges.get(origin)
-        if asked is None:
-            asked = self.edges[origin] = set()
-        asked.add(name)
+        self.depend(origin, name)
         if name.split(".", 1)[0] in EXTERNAL_ROOTS:
             # Known by its public names even when the run holds a copy of its source (agent-framework's own
             # tree, a vendored copy): an import of it must not run that copy, wherever the linting starts.

@@ -59,6 +59,14 @@ class Toolchain:
     target_python: str = f"{sys.version_info[0]}.{sys.version_info[1]}"
     site: str | None = None  # a folder put first on the child's path: another release over *python*'s packages
 
+    @classmethod
+    def on_release(cls, version: str) -> "Toolchain":
+        """This interpreter with agent-framework-core *version* (installed alone under .venvs/) first on the
+        programs' path, and steplint told that release."""
+        from release_sites import release_site  # tests/runtime, on the path of pytest and of bench/differential.py
+
+        return cls(target_version=version.rpartition(".")[0], site=str(release_site(version)))
+
 
 def trace_programs(root: Path, names: list[str], tools: Toolchain, jobs: int = 2) -> dict[str, Trace]:
     batches = [names[index::jobs] for index in range(jobs) if names[index::jobs]]

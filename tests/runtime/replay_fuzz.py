@@ -276,8 +276,9 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
     holds = _right(uninterrupted, program) or not _right(alone[0], program)
     tally.judge("shim_raised", holds, f"{where} uninterrupted {uninterrupted.error!r}")
     tally.judge("shim_raised", _allowed_error(crashed, alone[1], program, policy), f"{where} crashed {crashed.error!r}")
-    holds = _other_value_holds(crashed, alone[1], program, policy, installs_midway(program, mode))
-    if not any(crashed.trace.shimmed):
+    if any(crashed.trace.shimmed):
+        holds = _other_value_holds(crashed, alone[1], program, policy, installs_midway(program, mode))
+    else:
         # installed midway, but the phase's runs (the crashed run and its pauses' replays) all ended before the
         # install entry: none ran under the shim, so they are MAF alone's, value for value
         holds = crashed.trace.wrong == alone[1].trace.wrong
