@@ -108,7 +108,7 @@ class Framework:
     step_wrapper: type
     run_context: type
     active_run_ctx: ContextVar[Any]
-    functional_workflow: type  # its run guard (_ensure_not_running / _release_run_guard) spans each run
+    functional_workflow: type  # its run guard (_ensure_not_running / _release_run_guard) spans each run; _execute: its body
 
     @staticmethod
     def original(owner: type, name: str) -> Any:
@@ -174,13 +174,13 @@ def detect_framework(version: str) -> Framework:
         isinstance(step_wrapper, type) and isinstance(run_context, type) and isinstance(functional_workflow, type)
         and _positional_names(functional_workflow.__dict__.get("_ensure_not_running")) == ("self",)
         and _positional_names(functional_workflow.__dict__.get("_release_run_guard")) == ("self",)
+        and _positional_names(functional_workflow.__dict__.get("_execute")) == ("self", "ctx", "message")
     )
     if not found_classes or not isinstance(active_run_ctx, ContextVar):
         raise UnsupportedFrameworkError(
             f"agent-framework-core {version}: {FUNCTIONAL_MODULE} lacks StepWrapper, RunContext, "
-            f"FunctionalWorkflow's run guard or the _active_run_ctx context variable, so steplint's runtime "
-            f"shim cannot patch it. "
-            f"Use a release from the tested range.",
+            f"FunctionalWorkflow's run guard and body (_execute) or the _active_run_ctx context variable, "
+            f"so steplint's runtime shim cannot patch it. Use a release from the tested range.",
             framework_version=version,
         )
     if is_shim_function(step_wrapper.__dict__.get("__call__")):

@@ -68,6 +68,7 @@ from steplint.runtime_shim.replay_records import (
     RecordLog,
     chunk_keys,
     log_of,
+    write_queued,
 )
 from steplint.runtime_shim.resumability import resumable
 from steplint.runtime_shim.run_state import RunState, run_state
@@ -408,6 +409,33 @@ def _tell_mutation(frame: Any, policy: str) -> None:
     warnings.warn_explicit(argument_mutation_message(frame.step_name, changed), ArgumentMutatedWarning, filename, line)
 
 
+def writing_before_export(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``RunContext._export_step_cache``: a checkpoint (and, on 1.20+, the capture for a response-only
+    replay) copies the counts next, so the queued records go into them first."""
+
+    @functools.wraps(original)
+    def _export_step_cache(self: Any) -> Any:
+        write_queued(self)
+        return original(self)
+
+    return _export_step_cache
+
+
+def writing_after_body(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``FunctionalWorkflow._execute`` (the workflow body): once it returns or raises, MAF may keep the
+    run's counts for a response-only replay (on 1.18/1.19 without an export), so the queued records go into
+    them first."""
+
+    @functools.wraps(original)
+    async def _execute(self: Any, ctx: Any, message: Any) -> Any:
+        try:
+            return await original(self, ctx, message)
+        finally:
+            write_queued(ctx)
+
+    return _execute
+
+
 def verification_hooks(framework: Framework, policy: str, current: Callable[[type, str], Any],
                        on_mutation: str = "warn") -> dict[tuple[type, str], Any]:
     """(class, attribute) -> replacement; ``current(owner, name)`` is what is installed there now (another hook of
@@ -420,4 +448,7 @@ def verification_hooks(framework: Framework, policy: str, current: Callable[[typ
         (run_context, "_get_cached_result"): lookup,
         (run_context, "_set_cached_result"): recording_result(current(run_context, "_set_cached_result"), chunk_key,
                                                                       on_mutation),
+        (run_context, "_export_step_cache"): writing_before_export(current(run_context, "_export_step_cache")),
+        (framework.functional_workflow, "_execute"): writing_after_body(current(framework.functional_workflow,
+                                                                                "_execute")),
     }

@@ -244,6 +244,8 @@ def test_the_record_log_survives_json_in_chunks_under_the_digit_limit() -> None:
     records = {f"work::{index}": record(f"label {index}", index) for index in range(500)}
     for key, value in records.items():
         log.put(key, value)
+    assert [key for key in counts if "steplint-replay" in key] == [chunk_key(0)]  # queued: nothing written yet
+    log.write()
     chunks = [key for key in counts if "steplint-replay" in key]
     assert 1 < len(chunks) <= 10  # 500 records of 25 bytes in chunks of 1,600: 8 entries, not 500
     text = json.dumps(counts)  # raises ValueError past CPython's 4,300 digits
@@ -260,10 +262,15 @@ def test_a_later_record_for_a_key_replaces_the_earlier_and_the_log_goes_on() -> 
     log.put("work::0", record("a"))
     log.put("work::0", record("b"))
     log.put("work::1", UNDIGESTABLE)
+    assert log.get("work::0") == record("b")  # a read sees what is queued
+    log.write()
     again = RecordLog(dict(counts), chunk_key)
     assert again.get("work::0") == record("b") and again.get("work::1") == UNDIGESTABLE
     again.put("work::2", record("c"))
-    assert RecordLog(again.counts, chunk_key).get("work::2") == record("c")
+    again.forget("work::0")
+    again.write()
+    restored = RecordLog(again.counts, chunk_key)
+    assert restored.get("work::2") == record("c") and restored.get("work::0") is None
 
 
 def test_a_call_with_very_many_arguments_keeps_a_short_record() -> None:

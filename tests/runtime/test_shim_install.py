@@ -33,7 +33,7 @@ PATCHABLE = {
         "_import_step_cache_auto_request_info_counts",
     ],
     _functional.FunctionalWorkflow: ["_run_core", "_ensure_not_running", "_release_run_guard", "_restore_replay_state",
-                                     "_capture_replay_state"],
+                                     "_capture_replay_state", "_execute"],
 }
 
 
@@ -82,8 +82,9 @@ def test_scoped_mode_patches_only_the_key_allocators_the_cache_writer_and_export
     # The run guard's wrappers keep the shim from being removed under a running workflow.
     guard = {"_ensure_not_running", "_release_run_guard"}
     # RunContext.__init__ marks the runs that start under the shim: one that started before stays on MAF's code.
+    # Verification (on by default) writes its queued records where MAF copies the counts: export, end of the body.
     expected = {"__call__", "__init__", *guard, *allocators, "_get_cached_result", "_set_cached_result",
-                "_export_step_cache", "request_info"}
+                "_export_step_cache", "request_info", "_execute"}
     assert changed == expected
 
 
@@ -98,9 +99,10 @@ def test_flat_mode_patches_only_the_step_call_the_run_guard_and_replay_verificat
     before = maf_attributes()
     runtime_shim.install(mode="flat")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
-    # Verification reads entries (their records) and writes a record with each entry.
+    # Verification reads entries (their records), queues a record with each entry, and writes the queue into the
+    # counts where MAF copies them: a checkpoint's export, and the end of the body (for a response-only replay).
     assert changed == {"__call__", "__init__", "_ensure_not_running", "_release_run_guard", "_get_cached_result",
-                       "_set_cached_result"}
+                       "_set_cached_result", "_export_step_cache", "_execute"}
 
 
 def test_install_is_idempotent() -> None:
