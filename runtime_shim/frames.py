@@ -48,12 +48,13 @@ class StepFrame:
     the call runs in: a child in another task runs in a task its body spawned.
     """
 
-    __slots__ = ("run_context", "step_name", "parent", "key", "call", "record", "record_pending", "snapshot", "task",
-                 "returned", "_scope")
+    __slots__ = ("run_context", "state", "step_name", "parent", "key", "call", "record", "record_pending", "snapshot",
+                 "task", "returned", "_scope")
 
     def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None,
-                 call: tuple[Any, tuple[Any, ...], dict[str, Any]] | None = None) -> None:
+                 call: tuple[Any, tuple[Any, ...], dict[str, Any]] | None = None, state: Any = None) -> None:
         self.run_context = run_context
+        self.state = state  # the run's RunState (run_state), read by every hook of the call
         self.step_name = step_name
         self.parent = parent
         self.key: Any = None

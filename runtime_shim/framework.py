@@ -130,6 +130,14 @@ class Framework:
                                                   separators=(",", ":"))
 
 
+def takes_replayable(set_cached_result: Any) -> bool:
+    """Whether a release's ``RunContext._set_cached_result`` takes ``replayable=`` (1.20+): the shim's hooks of it
+    take exactly its parameters, since they run at every step call (a variadic wrapper costs several times a
+    plain one)."""
+    code = set_cached_result.__code__
+    return "replayable" in code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+
+
 def _positional_names(function: Any) -> tuple[str, ...] | None:
     code = getattr(function, "__code__", None)
     if code is None:

@@ -28,7 +28,7 @@ from typing import Any
 from steplint.runtime_shim.errors import UnsupportedFrameworkError
 from steplint.runtime_shim.frames import SCOPE_SEPARATOR, current_step_frame, key_text
 from steplint.runtime_shim.framework import COUNTER, Framework
-from steplint.runtime_shim.run_state import marker_key, run_state_of
+from steplint.runtime_shim.run_state import marker_key
 
 Allocator = Callable[..., Any]
 # Rewrites an allocator's arguments (after self) to scope them by a parent scope token.
@@ -46,35 +46,57 @@ def scope_identity(arguments: tuple[Any, ...], scope: str) -> tuple[Any, ...]:
     return (step_name, wrapper_identity, f"{identity}{SCOPE_SEPARATOR}{scope}")
 
 
+def _allocate_in_frame(original: Allocator, scoper: ArgumentScoper | None, run_context: Any, frame: Any,
+                       arguments: tuple[Any, ...]) -> Any:
+    """The key of the call *frame* is allocating one for (the last key allocated for a call is the one MAF caches
+    it under)."""
+    parent = frame.parent
+    state = frame.state if scoper is not None else None
+    # Restored from a checkpoint without the shim's record: also count as MAF alone would.
+    replay = state.legacy if state is not None else None
+    maf_key = None if replay is None else original(replay.maf_counters, *arguments)
+    if parent is not None and scoper is not None:
+        arguments = scoper(arguments, parent.scope())
+    key = original(run_context, *arguments)
+    if state is not None:
+        if parent is not None:
+            state.nested(run_context)
+        elif replay is not None and replay.settle(key, maf_key):
+            state.drop(run_context, key)
+    frame.key = key
+    return key
+
+
 def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> Allocator:
     """Wrap a RunContext key allocator so nested calls get parent-scoped keys.
 
-    With *scoper* ``None`` the key is left as MAF makes it and only recorded.
+    With *scoper* ``None`` the key is left as MAF makes it and only recorded. The wrapper takes the allocator's
+    own parameters (``step_name``, or ``step_name, wrapper_identity, identity``), not ``*arguments``: it runs at
+    every step call, and a variadic wrapper costs several times a plain one.
     """
+    if _positional_count(original) == 2:
+
+        @functools.wraps(original)
+        def allocate(self: Any, step_name: Any) -> Any:
+            frame = current_step_frame.get()  # the call allocating this key (set by step_calls)
+            if frame is None or frame.run_context is not self:
+                return original(self, step_name)
+            return _allocate_in_frame(original, scoper, self, frame, (step_name,))
+
+        return allocate
 
     @functools.wraps(original)
-    def allocate(self: Any, *arguments: Any) -> Any:
-        frame = current_step_frame.get()  # the call allocating this key (set by step_calls)
+    def allocate_by_identity(self: Any, step_name: Any, wrapper_identity: Any, identity: Any) -> Any:
+        frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
-            return original(self, *arguments)
-        parent = frame.parent
-        state = run_state_of(self) if scoper is not None else None
-        # Restored from a checkpoint without the shim's record: also count as MAF alone would.
-        replay = state.legacy if state is not None else None
-        maf_key = None if replay is None else original(replay.maf_counters, *arguments)
-        if parent is not None and scoper is not None:
-            arguments = scoper(arguments, parent.scope())
-        key = original(self, *arguments)
-        if state is not None:
-            if parent is not None:
-                state.nested(self)
-            elif replay is not None and replay.settle(key, maf_key):
-                state.drop(self, key)
-        # The last key allocated for a call is the one MAF caches it under.
-        frame.key = key
-        return key
+            return original(self, step_name, wrapper_identity, identity)
+        return _allocate_in_frame(original, scoper, self, frame, (step_name, wrapper_identity, identity))
 
-    return allocate
+    return allocate_by_identity
+
+
+def _positional_count(function: Any) -> int:
+    return function.__code__.co_argcount
 
 
 def scoped_allocators(framework: Framework) -> dict[str, Allocator]:

@@ -53,7 +53,7 @@ from steplint.runtime_shim.errors import (
     unverified_replay_message,
 )
 from steplint.runtime_shim.frames import current_step_frame, key_text
-from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.framework import COUNTER, Framework, takes_replayable
 from steplint.runtime_shim.memo_adoption import CallOfKey, Orphans, nested_call_of_key
 from steplint.runtime_shim.replay_digest import (
     UNCHANGEABLE,
@@ -71,7 +71,7 @@ from steplint.runtime_shim.replay_records import (
     write_queued,
 )
 from steplint.runtime_shim.resumability import resumable
-from steplint.runtime_shim.run_state import RunState, run_state
+from steplint.runtime_shim.run_state import RunState
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
 REPLAY_POLICIES: tuple[str, ...] = ("error", "warn", "rerun", "off")
@@ -191,7 +191,7 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return found, value
-        state = run_state(self)
+        state = frame.state
         if not resumable(self, state):  # no later run can take this cache: nothing to record or check
             return found, value
         log = state.replay_log
@@ -359,18 +359,22 @@ def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], An
     """Wrap ``RunContext._set_cached_result``: a call whose body completed gets its record with its entry (never
     before: a body that raises, is cancelled or pauses leaves neither), once its arguments are found unchanged."""
 
+    keyword = takes_replayable(original)
+
     @functools.wraps(original)
-    def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
+    def _set_cached_result(self: Any, key: Any, value: Any, *, replayable: bool = True) -> None:
         frame = current_step_frame.get()
-        if frame is None or frame.record_pending is None or frame.run_context is not self \
-                or key != frame.record_pending:
-            original(self, key, value, *args, **kwargs)
-            return
-        if frame.snapshot != UNCHANGEABLE and not _fields_unchanged(frame.snapshot):
+        completed = (frame is not None and frame.record_pending is not None and frame.run_context is self
+                     and key == frame.record_pending)
+        if completed and frame.snapshot != UNCHANGEABLE and not _fields_unchanged(frame.snapshot):
             _tell_mutation(frame, on_mutation)  # an argument the body may have changed: digest it again
-        original(self, key, value, *args, **kwargs)
-        frame.record_pending = None
-        log_of(self, chunk_key).put(key, frame.record)
+        if keyword:
+            original(self, key, value, replayable=replayable)
+        else:
+            original(self, key, value)
+        if completed:
+            frame.record_pending = None
+            log_of(self, chunk_key).put(key, frame.record)
 
     return _set_cached_result
 

@@ -36,7 +36,7 @@ from types import MethodType
 from typing import Any, Callable
 
 from steplint.runtime_shim.frames import current_step_frame, key_text
-from steplint.runtime_shim.framework import Framework
+from steplint.runtime_shim.framework import Framework, takes_replayable
 from steplint.runtime_shim.legacy_replay import LegacyReplay, positional_keys
 from steplint.runtime_shim.resumability import resumable
 
@@ -223,12 +223,17 @@ def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap ``RunContext._set_cached_result`` (MAF's only writer of entries): keep the digest and record current,
     and note that the call's body returned (a task it left running scopes its calls apart: ``memo_adoption``)."""
 
+    keyword = takes_replayable(original)
+
     @functools.wraps(original)
-    def _set_cached_result(self: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> None:
-        state = run_state_of(self)
+    def _set_cached_result(self: Any, key: Any, value: Any, *, replayable: bool = True) -> None:
+        state = self.__dict__.get(STATE_ATTRIBUTE)
         if state is not None and state.digest is not None and key not in self._step_cache:
             state.pending.append(key)
-        original(self, key, value, *args, **kwargs)
+        if keyword:
+            original(self, key, value, replayable=replayable)
+        else:
+            original(self, key, value)
         frame = current_step_frame.get()
         if frame is not None and frame.key == key and frame.run_context is self:
             frame.returned = True

@@ -56,7 +56,7 @@ def shimmed_step_call(
             start_run(run_context)  # the run's first step call
             if state.bypass:
                 return await original(self, *args, **kwargs)
-        frame = StepFrame(run_context, self.name, parent, (self, args, kwargs))
+        frame = StepFrame(run_context, self.name, parent, (self, args, kwargs), state)
         token = current_step_frame.set(frame)
         try:
             return await original(self, *args, **kwargs)
