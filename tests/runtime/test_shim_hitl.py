@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import agent_framework as maf
 import pytest
-from shim_support import ARG_KINDS, HAS_FINGERPRINTS, label_of, latest, make_arg, run
+from shim_support import ARG_KINDS, HAS_FINGERPRINTS, Job, label_of, latest, make_arg, run
 
 from steplint import runtime_shim
 
@@ -89,3 +89,32 @@ def test_maf_alone_replays_the_wrong_tick_after_the_request(kind: str) -> None:
         assert result.get_outputs() == EXPECTED
     else:
         assert result.get_outputs() != EXPECTED
+
+
+order_of_run: list[str] = ["a", "b"]
+
+
+@maf.workflow(name="hitl-reordered")
+async def hitl_reordered(_: str) -> list[str]:
+    first, second = order_of_run
+    return [await hitl_tick(Job(label=first)), await hitl_tick(Job(label=second)), await ask(Job(label="q"))]
+
+
+@pytest.mark.parametrize("mode", ["scoped", "flat"])
+def test_a_storage_less_pause_hands_its_records_to_the_response_only_replay(mode: str) -> None:
+    """The records a run queues reach the response-only replay of a run without a storage (MAF copies the
+    counts after the body ends, on 1.18/1.19 without an export), so a replay in another order is caught."""
+    runtime_shim.install(mode=mode)
+    runtime_shim.reset_replay_report()
+    order_of_run[:] = ["a", "b"]
+    workflow = hitl_reordered.build()
+    (request,) = run(workflow.run("go")).get_request_info_events()
+    order_of_run[:] = ["b", "a"]  # MAF alone hands call b the entry of call a: [["A", "B", ...]]
+    if mode == "flat":
+        with pytest.raises(runtime_shim.ReplayMismatchError, match="hitl_tick"):
+            run(workflow.run(responses={request.request_id: "yes"}))
+    else:
+        answered = run(workflow.run(responses={request.request_id: "yes"}))
+        assert answered.get_outputs() == [["B", "A", "q=yes"]]
+    report = runtime_shim.replay_report()
+    assert report.mismatched >= 1 and report.unrecorded == 0, report
