@@ -79,6 +79,8 @@ MEMO: dict[str, asyncio.Future[Any]] = {}  # the application's memo: one shared 
 def label_in(item: Item | None, tags: tuple[Any, ...], opts: dict[str, Any], pair: Any = None) -> str:
     """The label a call carries, wherever the generator put it."""
     for carried in (opts.get("mode"), tags[0] if tags else None, pair[0] if pair else None):
+        if isinstance(carried, tuple):  # alpha's tuple carrier: (label, 1) among its *tags
+            carried = carried[0]
         if carried:
             return str(carried)
     assert item is not None
@@ -128,7 +130,7 @@ async def settled_memo() -> None:
 
 
 @maf.step
-async def alpha(item: Item | None, *tags: str, **opts: str) -> tuple[Any, ...]:
+async def alpha(item: Item | None, *tags: str | tuple[str, int], **opts: str) -> tuple[Any, ...]:
     return await body(label_in(item, tags, opts))
 
 
@@ -160,7 +162,7 @@ def start(call: Call) -> Any:
         opts["where"] = Tags(TAGS)
     if call.step == "gamma":
         return gamma(item, **opts)
-    tags = (call.label,) if call.carrier == "vararg" else ()
+    tags = {"vararg": (call.label,), "tuple": ((call.label, 1),)}.get(call.carrier, ())
     return alpha(item, *tags, **opts)
 
 
