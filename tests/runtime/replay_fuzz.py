@@ -95,12 +95,16 @@ class Tally:
 
 
 async def _answered(workflow: Any, storage: Any, result: Any, before: set[str]) -> Any:
-    """Answer each pause of *result* (by the label it asks about) from the run's latest checkpoint, until none."""
+    """Answer each pause of *result* (by the label it asks about) from the run's latest checkpoint, until none.
+
+    Every answer given so far goes with each resume: MAF keeps none across resumes, so a body that asked and did
+    not complete (it paused again, deeper) asks again on the next replay, as an application must expect."""
+    responses: dict[str, Any] = {}
     for _ in range(20):
         requests = result.get_request_info_events()
         if not requests:
             return result
-        responses = {request.request_id: answer_for(request.data["label"]) for request in requests}
+        responses.update({request.request_id: answer_for(request.data["label"]) for request in requests})
         made = await chain(storage, NAME, exclude=before)
         # gathered calls save concurrently, so the chain branches: the last one saved is the latest
         newest = max(range(len(made)), key=lambda index: (made[index].timestamp, index), default=None)
