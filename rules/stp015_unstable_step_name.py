@@ -164,19 +164,28 @@ async def audit(day: str) -> str:
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
         naming = analysis.service(StepNaming)
-        if not analysis.service(MafReach).reaches(module) or not _names_steps(analysis, naming, module):
-            # A name can vary only where this module names a step: a decorated step, or a call that passes a
-            # step's name (MAF's step/StepWrapper, or a function of the project that passes it on). Elsewhere
-            # nothing is looked up: resolving each call would cost the import of every module.
+        if not analysis.service(MafReach).reaches(module):
+            return  # no call of it can make a step, nor reach one that does
+        sources_by_body: dict[int, dict[tuple, tuple[Span, str]]] = {}  # by position in module.functions
+        for position, body in enumerate(module.functions):
+            if not body.is_lambda:
+                sources = _sources(analysis, module, None if body.qualname == "<module>" else body, body)
+                if sources:
+                    sources_by_body[position] = sources
+        if not analysis.steps_in(module) and (not sources_by_body or not _names_steps(analysis, naming, module)):
+            # Without a step of its own, a finding here needs both a value that varies (a source, found above
+            # through the module-level names other rules read too) and a call that passes a step's name (MAF's
+            # step/StepWrapper, or a function of the project that passes it on). Most modules have no source:
+            # their calls are not resolved one by one (that would cost the import of every module).
             return
         flow = analysis.flow(module)
         carried_by_scope: dict[str, dict[str, frozenset]] = {}
         found: dict[tuple, tuple[Span, str]] = {}
-        for body in module.functions:
+        for position, body in enumerate(module.functions):
             if body.is_lambda:
                 continue
             scope = None if body.qualname == "<module>" else body
-            sources = _sources(analysis, module, scope, body)
+            sources = sources_by_body.get(position)
             if not sources:
                 continue
             search = SinkSearch(flow, module, body, set(sources), _step_namer(analysis), only=frozenset({"name"}),

@@ -83,20 +83,27 @@ class CheckpointStorages:
     def _run_modules(self) -> list[ModuleSummary]:
         """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders) that can
         pass a storage: a file whose text cannot spell ``checkpoint_storage`` holds no call or decorator with that
-        keyword, so it is not read (on agent-framework's own tree, most of the files the prefilter skipped)."""
+        keyword, so it is not read (on agent-framework's own tree, most of the files the prefilter skipped), unless
+        it is the first of its name that parses, which the index takes for the name."""
         found = {m.path: m for m in self.analysis.reported if m.error is None}
         loader = self.analysis.loader
         index = self.analysis.index
         may_name = getattr(loader, "may_name", None)
         for name, paths in sorted((getattr(loader, "discovered", None) or {}).items()):
-            if may_name is not None and not any(may_name(path, KEYWORD) for path in paths):
+            spelling = {path for path in paths if may_name is None or may_name(path, KEYWORD)}
+            if not spelling:
                 continue
             index.module(name, name)  # the name's first file answers for it, as it would to an import
+            named = False
             for path in paths:
+                if named and path not in spelling:
+                    continue  # a namesake that cannot spell the keyword holds no call to scan
                 loaded = loader.load(path)
                 if loaded.error is None:
-                    index.add(loaded)  # by its path: the name keeps meaning its first file
-                    found.setdefault(loaded.path, index.by_path.get(loaded.path, loaded))
+                    index.add(loaded)  # by its path: the name keeps meaning its first file (added first)
+                    named = True
+                    if path in spelling:
+                        found.setdefault(loaded.path, index.by_path.get(loaded.path, loaded))
         return sorted(found.values(), key=lambda m: (m.module, m.path))
 
     def _scan(self, module: ModuleSummary) -> None:

@@ -19,6 +19,7 @@ and unpickling these few hundred objects per file twice as slow.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Iterator, Union
 
 
@@ -549,29 +550,53 @@ class ModuleSummary:
     line_count: int = 0
 
 
-#: Each node type's ``__slots__``.
-_SLOTS: dict[type, tuple] = {}
-_LEAVES = (Span, str, int, float, bytes, bool)
+#: What ``iter_calls`` does with a node of each type: skip it (a leaf), walk its items (a tuple), or walk its
+#: slots (and yield it first when it is a call), with the function that reads the slots.
+_LEAVES = (Span, str, int, float, bytes, bool, type(None))
+_SKIP, _ITEMS, _NODE, _CALL = range(4)
+_WALKS: dict[type, tuple] = {}
+
+
+def _walk_of(kind: type) -> tuple:
+    if issubclass(kind, _LEAVES):
+        return _SKIP, None
+    if issubclass(kind, tuple):
+        return _ITEMS, None
+    slots = tuple(getattr(kind, "__slots__", ()))
+    if len(slots) == 1:
+        name = slots[0]
+
+        def children(node: object) -> tuple:
+            return (getattr(node, name, None),)
+    else:
+        read = attrgetter(*slots) if slots else None
+
+        def children(node: object) -> tuple:
+            try:
+                return read(node) if read is not None else ()
+            except AttributeError:  # a slot never set: nothing in it
+                return tuple(getattr(node, name, None) for name in slots)
+    return (_CALL if issubclass(kind, CallExpr) else _NODE), children
 
 
 def iter_calls(statements: tuple) -> "Iterator[CallExpr]":
-    """Every call expression in ``statements`` and the blocks and expressions they hold."""
+    """Every call expression in ``statements`` and the blocks and expressions they hold.
+
+    Depth first, each node's slots in their order (rules read the first call that answers): what a node holds
+    is pushed whole, leaves and None included, and skipped when popped, by one lookup of its type."""
     stack: list = list(statements)
-    slots_of = _SLOTS
+    pop, push = stack.pop, stack.extend
+    walks = _WALKS
     while stack:
-        node = stack.pop()
-        if node is None or isinstance(node, _LEAVES):
-            continue
-        if isinstance(node, tuple):
-            stack.extend(node)
-            continue
-        if isinstance(node, CallExpr):
+        node = pop()
+        walk = walks.get(type(node))
+        if walk is None:
+            walk = walks[type(node)] = _walk_of(type(node))
+        what, children = walk
+        if what == _NODE:
+            push(children(node))
+        elif what == _ITEMS:
+            push(node)
+        elif what == _CALL:
             yield node
-        kind = type(node)
-        slots = slots_of.get(kind)
-        if slots is None:
-            slots = slots_of[kind] = tuple(getattr(kind, "__slots__", ()))
-        for name in slots:
-            value = getattr(node, name, None)
-            if value is not None and not isinstance(value, _LEAVES):
-                stack.append(value)
+            push(children(node))
