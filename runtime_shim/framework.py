@@ -138,7 +138,7 @@ def takes_replayable(set_cached_result: Any) -> bool:
     return "replayable" in code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
 
 
-def _positional_names(function: Any) -> tuple[str, ...] | None:
+def positional_names(function: Any) -> tuple[str, ...] | None:
     code = getattr(function, "__code__", None)
     if code is None:
         return None
@@ -149,7 +149,7 @@ def _scheme_mismatches(scheme: _Scheme, module: ModuleType, step_wrapper: type, 
     problems: list[str] = []
     for owner, methods in ((run_context, scheme.run_context_methods), (step_wrapper, scheme.step_wrapper_methods)):
         for method, expected in methods.items():
-            found = _positional_names(owner.__dict__.get(method))
+            found = positional_names(owner.__dict__.get(method))
             if found != expected:
                 problems.append(f"{owner.__name__}.{method}{expected} (found {found})")
     call = step_wrapper.__dict__.get("__call__")
@@ -180,9 +180,9 @@ def detect_framework(version: str) -> Framework:
     active_run_ctx = getattr(module, "_active_run_ctx", None)
     found_classes = (
         isinstance(step_wrapper, type) and isinstance(run_context, type) and isinstance(functional_workflow, type)
-        and _positional_names(functional_workflow.__dict__.get("_ensure_not_running")) == ("self",)
-        and _positional_names(functional_workflow.__dict__.get("_release_run_guard")) == ("self",)
-        and _positional_names(functional_workflow.__dict__.get("_execute")) == ("self", "ctx", "message")
+        and positional_names(functional_workflow.__dict__.get("_ensure_not_running")) == ("self",)
+        and positional_names(functional_workflow.__dict__.get("_release_run_guard")) == ("self",)
+        and positional_names(functional_workflow.__dict__.get("_execute")) == ("self", "ctx", "message")
     )
     if not found_classes or not isinstance(active_run_ctx, ContextVar):
         raise UnsupportedFrameworkError(

@@ -27,7 +27,7 @@ from typing import Any
 
 from steplint.runtime_shim.errors import UnsupportedFrameworkError
 from steplint.runtime_shim.frames import SCOPE_SEPARATOR, current_step_frame, key_text
-from steplint.runtime_shim.framework import COUNTER, Framework
+from steplint.runtime_shim.framework import COUNTER, Framework, positional_names
 from steplint.runtime_shim.run_state import marker_key
 
 Allocator = Callable[..., Any]
@@ -74,7 +74,7 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
     own parameters (``step_name``, or ``step_name, wrapper_identity, identity``), not ``*arguments``: it runs at
     every step call, and a variadic wrapper costs several times a plain one.
     """
-    if _positional_count(original) == 2:
+    if positional_names(original) == ("self", "step_name"):
 
         @functools.wraps(original)
         def allocate(self: Any, step_name: Any) -> Any:
@@ -93,10 +93,6 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
         return _allocate_in_frame(original, scoper, self, frame, (step_name, wrapper_identity, identity))
 
     return allocate_by_identity
-
-
-def _positional_count(function: Any) -> int:
-    return function.__code__.co_argcount
 
 
 def scoped_allocators(framework: Framework) -> dict[str, Allocator]:

@@ -227,7 +227,7 @@ def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *, replayable: bool = True) -> None:
-        state = self.__dict__.get(STATE_ATTRIBUTE)
+        state = run_state_of(self)
         if state is not None and state.digest is not None and key not in self._step_cache:
             state.pending.append(key)
         if keyword:
