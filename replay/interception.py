@@ -2,7 +2,7 @@
 
 MAF decides everything itself (its keys, its cache lookups, its refusals);
 this module only listens, through three of its internal points that every
-release from 1.18.0 to 1.23.0 has:
+release from 1.18.0 to 1.26.0 has:
 
 * ``StepWrapper.__call__``: which step is called with which arguments;
 * ``RunContext._get_cached_result``: the last key whose lookup found an entry

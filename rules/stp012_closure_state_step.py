@@ -28,7 +28,7 @@ class ClosureStateStep(Rule):
     ## Why is this bad?
     MAF hashes a step's closure cells into its wrapper identity, but counts
     the identity as durable only for a function with no closure at all: on
-    1.20 to 1.23, `_get_step_wrapper_identity` starts from
+    1.20 to 1.26, `_get_step_wrapper_identity` starts from
     `func.__closure__ is None`, so even a captured `str` makes it
     non-durable. A wrapper built while a run is active is never durable
     either. Without a durable identity or a `replay_key`, the step's calls

@@ -15,7 +15,7 @@ from steplint.rules.base import CALL_ORDER, Rule
 # global names, closures and containers, never a module's attributes), and a step whose cache key is missing
 # raises "created by a different step definition" when a cached key has its name and occurrence but another,
 # unexpected wrapper (`RunContext._has_incompatible_versioned_cache_entry`). MAF source:
-# agent_framework/_workflows/_functional.py, 1.20.0 to 1.23.0.
+# agent_framework/_workflows/_functional.py, 1.20.0 to 1.26.0.
 WRAPPER_CHECK_RELEASE: Version = FINGERPRINT_VERSION
 
 

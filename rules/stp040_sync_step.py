@@ -17,7 +17,7 @@ class SyncStep(Rule):
     ## Why is this bad?
     MAF's `StepWrapper` only wraps coroutine functions
     (`inspect.iscoroutinefunction`): it raises `TypeError` when the function
-    is decorated, on every release from 1.18 to 1.23. For a module-level
+    is decorated, on every release from 1.18 to 1.26. For a module-level
     step that is when the module is imported, so nothing in it runs; for a
     step made in a factory, when the factory runs. An async generator is
     not a coroutine function, so a step cannot stream its results: return a

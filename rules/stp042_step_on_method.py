@@ -12,7 +12,7 @@ class StepOnMethod(Rule):
     """
     ## What it does
     Finds `step` applied to a function in a class body in a way that cannot
-    work, on every release from 1.18 to 1.23:
+    work, on every release from 1.18 to 1.26:
     - an instance method: `step` directly on a `def` whose first parameter
       is positional (`self`), with neither `@staticmethod` nor `@classmethod`
       above it;

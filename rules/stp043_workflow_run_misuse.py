@@ -22,7 +22,7 @@ from steplint.rules.base import BROKEN, Rule
 DEFINITION_RELEASE: Version = WORKFLOW_DEFINITION
 # Keywords of `run()` a freshly built workflow cannot answer: `responses=` needs a pending request from an
 # earlier run of the same instance (`FunctionalWorkflow.run`, "do not correspond to any pending request",
-# 1.2.0 to 1.23.0), unless `checkpoint_id=` restores one.
+# 1.2.0 to 1.26.0), unless `checkpoint_id=` restores one.
 _NEEDS_EARLIER_RUN = "responses"
 _RESTORES = "checkpoint_id"
 

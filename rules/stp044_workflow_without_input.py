@@ -27,7 +27,7 @@ class WorkflowWithoutInput(Rule):
     ... or 'checkpoint_id'"), and `run(message)` raises `ValueError` ("has
     no non-RunContext parameter to receive a message"); so does running it
     as an agent. Without a first run there is no request to answer and no
-    checkpoint to restore. The same on every release, 1.2 to 1.23.
+    checkpoint to restore. The same on every release, 1.2 to 1.26.
 
     Before 1.23 MAF calls the function with the message and the run
     context as positional arguments, so a keyword-only one makes every

@@ -26,9 +26,12 @@ class UnrestorableResult(Rule):
     release, with what the target release does.
 
     The allowlist is Python's builtin value types, `datetime`, `uuid.UUID`,
-    `decimal.Decimal`, `collections.OrderedDict/defaultdict/deque`, and
-    anything from `agent_framework` or `openai.types`; a `TypedDict` is a
-    dict, and fine.
+    `decimal.Decimal`, `collections.OrderedDict/defaultdict/deque/Counter`,
+    and anything from `agent_framework` or `openai.types`; a `TypedDict` is
+    a dict, and fine. Before 1.20 a checkpoint stores every `dict` and `list`
+    as JSON, a subclass too (it comes back as a plain `dict`/`list`), so a
+    class deriving from `dict` or `list` is reported from 1.20 only, where
+    MAF pickles it.
 
     The storage is looked for in the run's files: `wf.build(checkpoint_storage=...)`,
     `run(..., checkpoint_storage=...)` on the workflow, on what `build` made

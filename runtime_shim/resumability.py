@@ -1,6 +1,6 @@
 """Which runs can be resumed, so that replay verification is paid only there (issue 27, item 7).
 
-From MAF's sources (``FunctionalWorkflow._run_core``, the same on 1.18 to 1.23), a run's step cache is
+From MAF's sources (``FunctionalWorkflow._run_core``, the same on 1.18 to 1.26), a run's step cache is
 handed to a later run in two ways only:
 
 * a checkpoint: saved only when the run has a checkpoint storage (MAF sets

@@ -39,9 +39,9 @@ def _span(first: str, last: str) -> tuple:
         ("==1.19.0", ((1, 19, 0),)),
         ("==1.30.0", ((1, 30, 0),)),  # a pin newer than steplint knows stays itself
         (">=1.0.0", RELEASES),
-        (">=1.19", _span("1.19", "1.23")),
-        (">1.19", _span("1.20", "1.23")),
-        ("~=1.13", _span("1.13", "1.23")),
+        (">=1.19", _span("1.19", "1.26")),
+        (">1.19", _span("1.20", "1.26")),
+        ("~=1.13", _span("1.13", "1.26")),
         ("~=1.13.0", ((1, 13, 0),)),
         ("~=1.2.1", ((1, 2, 1), (1, 2, 2))),
         ("<1.20", _span("1.2", "1.19")),
@@ -61,7 +61,7 @@ def test_a_pep440_specifier_is_the_releases_it_admits(spec, admitted):
         ("1.21.0", ((1, 21, 0),)),
         ("^1.2", RELEASES),
         ("~1.13", ((1, 13, 0),)),
-        ("^1.19 || ~1.2", ((1, 2, 0), (1, 2, 1), (1, 2, 2), *_span("1.19", "1.23"))),
+        ("^1.19 || ~1.2", ((1, 2, 0), (1, 2, 1), (1, 2, 2), *_span("1.19", "1.26"))),
         (">=1.18 <1.20", ((1, 18, 0), (1, 19, 0))),
     ],
 )
@@ -82,7 +82,7 @@ def test_an_open_range_is_every_release_it_admits_and_a_lock_narrows_it(tmp_path
 
 def test_the_meta_package_counts_as_core(tmp_path):
     _project(tmp_path, {"pyproject.toml": '[project]\nname = "x"\ndependencies = ["agent-framework~=1.17"]\n'})
-    assert release_target(tmp_path).releases == _span("1.17", "1.23")
+    assert release_target(tmp_path).releases == _span("1.17", "1.26")
 
 
 def test_no_declaration_is_the_newest(tmp_path):
@@ -130,7 +130,7 @@ def test_forced_target_version_beats_a_range_and_accepts_old_releases(tmp_path):
     messages = [d["message"] for d in json.loads(done.stdout)]
     assert messages and not any(m.startswith("on ") for m in messages)
     settings = json.loads(steplint("--show-settings", "--output-format", "json", "flow.py", cwd=tmp_path).stdout)
-    assert settings["target_version"] == "1.2-1.23" and len(settings["target_releases"]) == len(RELEASES)
+    assert settings["target_version"] == "1.2-1.26" and len(settings["target_releases"]) == len(RELEASES)
 
 
 def test_a_lower_bound_of_1_19_keeps_stp041_and_names_the_release(tmp_path):
@@ -140,7 +140,7 @@ def test_a_lower_bound_of_1_19_keeps_stp041_and_names_the_release(tmp_path):
     stp041 = [d for d in found if d["code"] == "STP041"]
     assert len(stp041) == 1 and stp041[0]["message"].startswith("on 1.19: ")
     stp010 = [d for d in found if d["code"] == "STP010"]
-    assert stp010 and stp010[0]["message"].startswith("on 1.20-1.23: ")
+    assert stp010 and stp010[0]["message"].startswith("on 1.20-1.26: ")
 
 
 # --- epochs and merging ----------------------------------------------------------------------
@@ -148,7 +148,7 @@ def test_a_lower_bound_of_1_19_keeps_stp041_and_names_the_release(tmp_path):
 
 def test_epochs_cover_every_release_once():
     assert tuple(r for epoch in EPOCHS for r in epoch.releases) == RELEASES
-    assert [describe_releases(e.releases) for e in EPOCHS] == ["1.2-1.13", "1.14", "1.15-1.18", "1.19", "1.20-1.22", "1.23"]
+    assert [describe_releases(e.releases) for e in EPOCHS] == ["1.2-1.13", "1.14", "1.15-1.18", "1.19", "1.20-1.22", "1.23-1.26"]
     assert epoch_of((1, 19, 3)).first == (1, 19, 0) and epoch_of((1, 40, 0)) == EPOCHS[-1]
     assert admitted_epochs([(1, 23, 0), (1, 2, 0), (1, 19, 0), (1, 20, 0)]) == [((1, 2, 0),), ((1, 19, 0),), ((1, 20, 0),), ((1, 23, 0),)]
 
@@ -157,7 +157,7 @@ def _finding(message: str, severity: str = ERROR, line: int = 3) -> Diagnostic:
     return Diagnostic("a.py", line, 1, line, 5, "STP999", "x", severity, message)
 
 
-OLD, MID, NEW = _span("1.2", "1.14"), ((1, 19, 0),), _span("1.20", "1.23")
+OLD, MID, NEW = _span("1.2", "1.14"), ((1, 19, 0),), _span("1.20", "1.26")
 
 
 def test_one_story_everywhere_is_the_finding_unchanged():
@@ -167,7 +167,7 @@ def test_one_story_everywhere_is_the_finding_unchanged():
 
 def test_a_finding_on_some_releases_names_them():
     found = merged([(OLD, []), (MID, [_finding("bad")]), (NEW, [_finding("bad")])])
-    assert [d.message for d in found] == ["on 1.19-1.23: bad"]
+    assert [d.message for d in found] == ["on 1.19-1.26: bad"]
 
 
 def test_a_story_that_only_names_its_release_is_one_story():
@@ -179,16 +179,16 @@ def test_a_boundary_the_message_names_is_not_the_epochs_own_release():
     # The 1.14 epoch's "1.14" in "since 1.14" is the boundary every epoch names, not its own release.
     told = "no run() on {} (since 1.14 it is a definition)"
     epochs = [(_span("1.2", "1.13"), []), (((1, 14, 0),), [_finding(told.format("1.14.0"))]), (_span("1.15", "1.19"), [_finding(told.format("1.19.0"))]),
-              (NEW, [_finding(told.format("1.23.0"))])]
-    assert [d.message for d in merged(epochs)] == ["on 1.14-1.23: " + told.format("1.23.0")]
+              (NEW, [_finding(told.format("1.26.0"))])]
+    assert [d.message for d in merged(epochs)] == ["on 1.14-1.26: " + told.format("1.26.0")]
 
 
 def test_different_stories_keep_the_newest_and_the_most_severe_severity():
     found = merged([(MID, [_finding("old story", ERROR)]), (NEW, [_finding("new story", WARNING)])])
     assert len(found) == 1 and found[0].severity == ERROR
-    assert found[0].message.startswith("on 1.20-1.23: new story (it bites on 1.19 too")
+    assert found[0].message.startswith("on 1.20-1.26: new story (it bites on 1.19 too")
 
 
 def test_places_merge_separately():
     found = merged([(MID, [_finding("a", line=3)]), (NEW, [_finding("a", line=3), _finding("b", line=9)])])
-    assert sorted(d.message for d in found) == ["a", "on 1.20-1.23: b"]
+    assert sorted(d.message for d in found) == ["a", "on 1.20-1.26: b"]

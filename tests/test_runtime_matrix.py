@@ -33,7 +33,7 @@ OTHER_VERSIONS = [version for version in TESTED_VERSIONS if version != MAIN_VERS
 # The releases that bound the shim's key epochs: the oldest supported (call-order keys), the first with argument
 # fingerprints and the newest. They run every test; the releases inside an epoch run the suite without the `deep`
 # tests (fuzzer, pytest plugin) and with a quarter of the hypothesis examples (tests/runtime/shim_support.py).
-DEEP_RELEASES = ("1.18.0", "1.20.0", "1.23.0")
+DEEP_RELEASES = ("1.18.0", "1.20.0", "1.26.0")
 # Releases real projects pin that the shim refuses (it supports 1.18.0+): only the linter's verdicts are
 # checked there. They share this session's environment (the releases' dependencies agree): each is its
 # one wheel, installed with --no-deps into .venvs/ and put first on PYTHONPATH, so no venv is built.

@@ -65,12 +65,12 @@ def test_verbose_says_which_version_and_where_it_came_from(tmp_path):
     (tmp_path / "flow.py").write_text(NESTED.read_text())
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\ndependencies = ["agent-framework-core>=1.20,<2"]\n')
     result = steplint("-v", "flow.py", cwd=tmp_path)
-    assert "target agent-framework-core 1.20-1.23 (from pyproject.toml [project].dependencies: agent-framework-core>=1.20,<2)" in result.stderr
+    assert "target agent-framework-core 1.20-1.26 (from pyproject.toml [project].dependencies: agent-framework-core>=1.20,<2)" in result.stderr
     result = steplint("-v", "--target-version", "1.19", "flow.py", cwd=tmp_path)
     assert "target agent-framework-core 1.19.0 (from --target-version)" in result.stderr
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n')
     result = steplint("-v", "flow.py", cwd=tmp_path)
-    assert "target agent-framework-core 1.23.0 (the newest: no project file declares agent-framework-core)" in result.stderr
+    assert "target agent-framework-core 1.26.0 (the newest: no project file declares agent-framework-core)" in result.stderr
 
 
 def test_target_version_in_config_must_be_a_quoted_version(tmp_path):
@@ -174,19 +174,19 @@ def test_unreadable_project_files_are_passed_over(tmp_path):
     assert detect(tmp_path).version == (1, 20, 0)
 
 
-@pytest.mark.parametrize("given", ["0.5", "1.1", "9.9", "1.24"])
+@pytest.mark.parametrize("given", ["0.5", "1.1", "9.9", "1.27"])
 def test_an_unknown_target_version_is_a_usage_error_naming_the_range(tmp_path, given):
     (tmp_path / "flow.py").write_text(nested(), encoding="utf-8")
     done = steplint("--isolated", "--target-version", given, "flow.py", cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
-    assert "it knows 1.2 to 1.23" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "it knows 1.2 to 1.26" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_newest_checks_as_the_newest_release_with_a_warning(tmp_path):
     (tmp_path / "flow.py").write_text(nested(), encoding="utf-8")
     done = steplint("--isolated", "--target-version", "newest", "flow.py", cwd=tmp_path)
     assert done.returncode == 1 and "STP001" in done.stdout
-    assert "warning: checking as agent-framework-core 1.23.0" in done.stderr
+    assert "warning: checking as agent-framework-core 1.26.0" in done.stderr
 
 
 def test_a_target_chosen_by_a_project_file_is_said_once_unless_quiet(tmp_path):

@@ -5,24 +5,33 @@ builtin value types, ``datetime``, ``uuid.UUID``, ``decimal.Decimal``, a few
 ``collections`` types, anything from ``agent_framework`` or ``openai.types``,
 plus the classes an application registers (``register_checkpoint_type``) or
 passes as the storage's ``allowed_checkpoint_types``. Any other class in a
-step's result blocks the load. This module judges annotations statically:
-"blocked" only for a class known to be outside the allowlist.
+step's result blocks the load. Before 1.20 every ``dict`` and ``list``
+instance, a subclass too, is stored as JSON and comes back as a plain
+``dict``/``list``, so the allowlist never sees such a subclass. This module
+judges annotations statically: "blocked" only for a class known to be outside
+the allowlist.
 """
 
 from __future__ import annotations
 
 from steplint.analysis.fingerprint import parse_annotation, typing_name
 from steplint.analysis.index import ProjectIndex, Target
+from steplint.core.framework_versions import PICKLED_CONTAINER_SUBCLASSES
 from steplint.core.summary import Const, Expr, FunctionSummary, ModuleSummary, Ref, Subscript, UnionExpr
 
-#: MAF's ``_BUILTIN_ALLOWED_TYPE_KEYS`` (1.18-1.23), by dotted name.
+#: MAF's ``_BUILTIN_ALLOWED_TYPE_KEYS`` (1.18-1.26), by dotted name, with ``collections.Counter``: allowlisted
+#: from 1.20, and stored as a plain dict before (never refused). 1.26 resolves ``builtins.type`` to ``type(value)``
+#: of a non-class only, which still restores a class by its own name (``type[X]`` is judged by ``X``).
 ALLOWED = frozenset({
     "builtins.object", "builtins.complex", "builtins.range", "builtins.slice", "builtins.int", "builtins.float",
     "builtins.str", "builtins.bytes", "builtins.bytearray", "builtins.bool", "builtins.set", "builtins.frozenset",
     "builtins.list", "builtins.dict", "builtins.tuple", "builtins.type", "datetime.datetime", "datetime.date",
     "datetime.time", "datetime.timedelta", "datetime.timezone", "uuid.UUID", "decimal.Decimal",
-    "collections.OrderedDict", "collections.defaultdict", "collections.deque",
+    "collections.OrderedDict", "collections.defaultdict", "collections.deque", "collections.Counter",
 })
+#: What MAF's encoding tests with ``isinstance`` before 1.20: instances take the JSON path, whatever their class.
+_JSON_CONTAINERS = frozenset({"builtins.dict", "builtins.list", "collections.OrderedDict", "collections.defaultdict",
+                              "collections.Counter"})
 _ALWAYS = ("agent_framework.", "openai.types.")
 _PASS_THROUGH = {"Optional", "Union", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly"}
 _CONTAINERS = {"list", "List", "tuple", "Tuple", "set", "Set", "frozenset", "FrozenSet", "dict", "Dict", "Mapping",
@@ -36,6 +45,7 @@ class CheckpointTypeJudge:
 
     def __init__(self, analysis):  # noqa: ANN001 - an Analysis (``Analysis.service`` makes one per run)
         self.index: ProjectIndex = analysis.index
+        self.subclasses_pickled = analysis.target_version >= PICKLED_CONTAINER_SUBCLASSES
 
     def blocked(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None, depth: int = 0) -> str | None:
         if expr is None or depth > _MAX_DEPTH:
@@ -71,6 +81,8 @@ class CheckpointTypeJudge:
         if target.kind == "class" and target.cls is not None:
             if self._is_typed_dict(target):
                 return None  # a dict at run time
+            if not self.subclasses_pickled and self._is_json_container(target):
+                return None  # stored as a plain dict or list
             return target.cls.name
         if target.kind != "external" or "()" in target.name:
             return None
@@ -78,6 +90,11 @@ class CheckpointTypeJudge:
         if name in ALLOWED or name.startswith(_ALWAYS) or typing_name(target) is not None or name == "None":
             return None
         return None if name.startswith(("typing", "collections.abc")) else name
+
+    def _is_json_container(self, target: Target) -> bool:
+        assert target.module is not None and target.cls is not None
+        return any(base.kind == "external" and base.name in _JSON_CONTAINERS
+                   for base in self.index.base_targets(target.module, target.cls))
 
     def _is_typed_dict(self, target: Target) -> bool:
         assert target.module is not None and target.cls is not None

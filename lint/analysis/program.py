@@ -444,7 +444,7 @@ class Analysis:
         """Enclosing-function locals the step's body reads: its closure cells.
 
         Any cell makes the wrapper identity non-durable, whatever it holds: MAF
-        (1.20-1.23) starts ``closure_is_durable`` at ``func.__closure__ is None``,
+        (1.20-1.26) starts ``closure_is_durable`` at ``func.__closure__ is None``,
         so even a captured str counts (``_get_step_wrapper_identity``).
         """
         body = item.body

@@ -51,7 +51,7 @@ key, else a warning. The verdicts of {version_dependent} depend on the release.
 
 A project is checked for every release its requirement admits (README, "Target version"): these
 rules run once per *epoch* (releases on which every verdict and message is the same), and a finding
-that bites on some releases only names them (`on 1.20-1.23: ...`). The releases steplint knows:
+that bites on some releases only names them (`on 1.20-1.26: ...`). The releases steplint knows:
 
 {versions}
 ## Rules

@@ -299,7 +299,7 @@ class ReleaseTarget:
     newer: Version | None = None  # a declared release newer than steplint knows, checked as the newest
 
     def shown(self) -> str:
-        """``1.19.0`` for one release, ``1.20-1.23`` for several."""
+        """``1.19.0`` for one release, ``1.20-1.26`` for several."""
         return format_version(self.releases[0]) if len(self.releases) == 1 else describe_releases(self.releases)
 
 

@@ -23,7 +23,7 @@ RELEASES: tuple[Version, ...] = (
     (1, 2, 0), (1, 2, 1), (1, 2, 2), (1, 3, 0), (1, 4, 0), (1, 5, 0), (1, 6, 0), (1, 7, 0),
     (1, 8, 0), (1, 8, 1), (1, 9, 0), (1, 10, 0), (1, 11, 0), (1, 12, 0), (1, 12, 1), (1, 13, 0),
     (1, 14, 0), (1, 15, 0), (1, 16, 0), (1, 17, 0), (1, 18, 0), (1, 19, 0), (1, 20, 0), (1, 21, 0),
-    (1, 22, 0), (1, 23, 0),
+    (1, 22, 0), (1, 23, 0), (1, 26, 0),
 )
 
 #: ``_workflows/_functional.py`` first ships: ``step`` (``name=`` only), ``StepWrapper``, ``RunContext``,
@@ -48,15 +48,23 @@ LOUD_CHECKPOINT_FAILURE: Version = (1, 19, 0)
 #: Argument fingerprints and ``replay_key=`` (``_functional.py`` 1.19: 1655 lines, 1.20: 2311): a step
 #: is keyed by its arguments unless one cannot be fingerprinted; before it ``step()`` rejects ``replay_key=``.
 FINGERPRINT_VERSION: Version = (1, 20, 0)
+#: The checkpoint encoding pickles a subclass of ``dict`` or ``list`` (``type(value) is dict`` in ``_encode``)
+#: and allows ``collections:Counter``; before it every ``dict``/``list`` instance takes the JSON path and is
+#: restored as a plain ``dict``/``list``, so no allowlist ever judges such a subclass (STP050).
+PICKLED_CONTAINER_SUBCLASSES: Version = (1, 20, 0)
 #: ``FunctionalWorkflow`` passes the message and the run context by keyword to a keyword-only parameter
 #: (``_functional.py`` 1.23's ``call_kwargs``); before it both go positionally, so a keyword-only one makes every
 #: run raise ``TypeError`` (STP044).
 KEYWORD_ONLY_INPUT: Version = (1, 23, 0)
 
-#: The boundaries some rule's verdict or message reads (1.22's pause handling of tasks a step spawns
-#: and the other releases' changes touch no rule).
+#: The boundaries some rule's verdict or message reads. The other releases' changes touch no rule: 1.22's pause
+#: handling of tasks a step spawns; 1.26's per-step checkpoint saves that teardown awaits instead of cancelling,
+#: and its unpickling of ``builtins:type`` restricted to ``type(value)`` of a non-class (a metaclass or a
+#: member-less ``Enum`` class is refused; a step result holding ``type`` itself, not a class, is rare enough that
+#: no rule reads it). 1.24 and 1.25 were never published.
 SEMANTIC_BOUNDARIES: tuple[Version, ...] = (
-    WORKFLOW_DEFINITION, REGISTER_CHECKPOINT_TYPE, LOUD_CHECKPOINT_FAILURE, FINGERPRINT_VERSION, KEYWORD_ONLY_INPUT,
+    WORKFLOW_DEFINITION, REGISTER_CHECKPOINT_TYPE, LOUD_CHECKPOINT_FAILURE, FINGERPRINT_VERSION,
+    PICKLED_CONTAINER_SUBCLASSES, KEYWORD_ONLY_INPUT,
 )
 
 #: What holds before and from each boundary, for the rule book's version table (``steplint.catalog.docs``).
@@ -69,6 +77,8 @@ FACTS: tuple[tuple[Version, str, str], ...] = (
      "a checkpoint it cannot encode or load raises `WorkflowCheckpointException`"),
     (FINGERPRINT_VERSION, "every step is keyed by call order; `replay_key=` raises `TypeError`",
      "steps are keyed by argument fingerprints unless one cannot be made; `replay_key=`"),
+    (PICKLED_CONTAINER_SUBCLASSES, "a checkpoint stores any `dict`/`list` subclass as a plain `dict`/`list`",
+     "a `dict`/`list` subclass is pickled (allowlisted or refused); `Counter` is allowlisted"),
     (KEYWORD_ONLY_INPUT, "a `@workflow` gets its message and run context positionally (a keyword-only one: `TypeError`)",
      "a keyword-only message or run context parameter is passed by keyword"),
 )

@@ -7,7 +7,7 @@ that epoch; any other rule runs once, at the newest admitted release. Findings
 are merged per place (path, span, code), as the report keeps one per place:
 
 - reported on every admitted release with one message: that finding, unchanged;
-- reported on some releases only: its message starts with them ("on 1.20-1.23: ..."),
+- reported on some releases only: its message starts with them ("on 1.20-1.26: ..."),
   and a message that differs only in the release it names (the epoch's own) is one story;
 - told differently on different epochs: the newest epoch's finding (its message,
   chain and fix) names its releases, says which other releases it bites on,

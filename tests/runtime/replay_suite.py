@@ -267,7 +267,7 @@ EDITS: dict[str, tuple[str, Callable[[dict[str, str]], None]]] = {
     "Python upgraded between crash and resume": ("Python 3.11 -> 3.12, or MAF 1.19 -> 1.20", lambda sources: None),
 }
 
-#: the sample the releases other than 1.18.0 and 1.23.0 run (one edit per verdict seen)
+#: the sample the releases other than 1.18.0 and 1.26.0 run (one edit per verdict seen)
 SAMPLE = (
     "none",
     "reorder in a helper called as module.func()",

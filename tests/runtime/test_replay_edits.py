@@ -11,7 +11,7 @@ a refusal is a ValueError from MAF, and a false refusal is proven by
 re-stamping the copy (steplint.replay.restamp) and resuming it right.
 
 EXPECTED is README's verdict table. The full table runs on 1.18.0 and
-1.23.0; the other releases run SAMPLE (CI time), or the full table with
+1.26.0; the other releases run SAMPLE (CI time), or the full table with
 STEPLINT_REPLAY_FULL_TABLE=1. Every edit is judged against the same original
 run, so the baseline's replay of it is observed once, in one process.
 """
@@ -45,9 +45,9 @@ pytestmark = pytest.mark.runtime
 
 VERSION = metadata.version("agent-framework-core")
 FINGERPRINTS = tuple(int(p) for p in VERSION.split(".")[:2]) >= (1, 20)
-FULL_TABLE_RELEASES = ("1.18.0", "1.23.0")
+FULL_TABLE_RELEASES = ("1.18.0", "1.26.0")
 
-# edit -> (verdict on 1.18-1.19, verdict on 1.20-1.23); "refused, false_refusal" when a re-stamped resume is
+# edit -> (verdict on 1.18-1.19, verdict on 1.20-1.26); "refused, false_refusal" when a re-stamped resume is
 # right; "ok, live" when calls run live before the resume point (warnings)
 EXPECTED = {
     "none": ("ok", "ok"),

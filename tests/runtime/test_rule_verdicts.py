@@ -8,6 +8,7 @@ decorating. The linter's own tests check that it reports exactly these shapes.
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import sys
 import threading
@@ -180,9 +181,22 @@ KINDS = {
 }
 
 
+class Bag(dict):
+    pass
+
+
+class Numbers(list):
+    pass
+
+
+#: Results whose class a checkpoint keeps or loses by release (STP050 from 1.20 only).
+CONTAINERS = {"counter": lambda: collections.Counter("aab"), "dict subclass": lambda: Bag(a=1),
+              "list subclass": lambda: Numbers([1, 2])}
+
+
 @step
 async def make_result(label: str):
-    return KINDS[CURRENT[0]]()
+    return {**KINDS, **CONTAINERS}[CURRENT[0]]()
 
 
 @step
@@ -354,6 +368,26 @@ def test_allowed_checkpoint_types_fix_an_unrestorable_result(tmp_path):
     storage = maf.FileCheckpointStorage(str(tmp_path), allowed_checkpoint_types=allowed)
     assert _run_with_storage("receipts-allowed", storage).get_outputs() == [2]
     assert hasattr(maf, "register_checkpoint_type")
+
+
+@pytest.mark.parametrize("kind", sorted(CONTAINERS))
+def test_a_dict_or_list_subclass_result_and_file_checkpoints(kind, tmp_path):
+    """STP050 on containers: before 1.20 any dict/list is stored as a plain one (its class is lost, never refused);
+    from 1.20 a subclass is pickled, so one outside the allowlist raises, and Counter is on the allowlist."""
+    CURRENT[0] = kind
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    try:
+        first = run(built(uncheckpointable, storage).run("a")).get_outputs()
+    except maf.WorkflowCheckpointException as exc:
+        assert MAF_VERSION_TUPLE >= (1, 20, 0) and kind != "counter", exc
+        return
+    assert MAF_VERSION_TUPLE < (1, 20, 0) or kind == "counter"
+    name = type(CONTAINERS[kind]()).__name__
+    assert first == [f"{name}:a"]
+    checkpoints = run(chain(storage, "uncheckpointable-result"))
+    resumed = run(built(uncheckpointable, storage).run(checkpoint_id=checkpoints[0].checkpoint_id)).get_outputs()
+    plain = "list" if kind == "list subclass" else "dict"
+    assert resumed == [f"{name if MAF_VERSION_TUPLE >= (1, 20, 0) else plain}:a"]
 
 
 classified: list[str] = []

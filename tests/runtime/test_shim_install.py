@@ -188,7 +188,7 @@ def test_a_release_older_than_the_tested_ones_is_refused_in_one_sentence(monkeyp
 
 def test_every_tested_version_is_listed() -> None:
     assert MAF_VERSION in runtime_shim.TESTED_VERSIONS
-    assert runtime_shim.TESTED_VERSIONS == ("1.18.0", "1.19.0", "1.20.0", "1.21.0", "1.22.0", "1.23.0")
+    assert runtime_shim.TESTED_VERSIONS == ("1.18.0", "1.19.0", "1.20.0", "1.21.0", "1.22.0", "1.23.0", "1.26.0")
 
 
 def test_an_unknown_shape_is_refused_even_when_untested_versions_are_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
