@@ -32,6 +32,7 @@ from steplint.runtime_shim.fingerprint_guard import (
 from steplint.runtime_shim.framework import COUNTER, Framework, detect_framework
 from steplint.runtime_shim.key_scoping import (
     scoped_allocators,
+    skipping_foreign_fallback,
     verify_scoped_keys_survive_checkpoints,
 )
 from steplint.runtime_shim.patching import PatchSet
@@ -146,6 +147,9 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
             "_get_replay_identity",
             guarded_replay_identity(original, framework, options.on_unfingerprintable),
         )
+    if options.mode == "scoped" and options.on_replay_mismatch == "off" and framework.scheme != COUNTER:
+        patches.replace(run_context, "_get_cached_result", skipping_foreign_fallback(
+            framework.original(run_context, "_get_cached_result"), framework.versioned_prefix))
     if options.on_replay_mismatch != "off":
         # Built on what is installed now, so the shim's own hooks of these attributes stay in the chain.
         current = lambda owner, name: owner.__dict__[name]  # noqa: E731

@@ -111,6 +111,31 @@ def scoped_allocators(framework: Framework) -> dict[str, Allocator]:
     }
 
 
+def skipping_foreign_fallback(original: Callable[..., Any], versioned_prefix: str) -> Callable[..., Any]:
+    """Wrap ``RunContext._get_cached_result`` (1.20+, scoped mode without replay verification): a
+    call MAF keyed by its identity that misses there looks at its call-order key too, for checkpoints of releases
+    without fingerprints. In a run the shim judged its own, that key (counted per parent, so not the one MAF
+    alone would look at) holds a call MAF could not fingerprint, never this one (this one's result goes under
+    its identity key), so the look is a miss. With verification on,
+    ``replay_check`` decides the same by the entry's record."""
+
+    @functools.wraps(original)
+    def _get_cached_result(self: Any, key: Any) -> tuple[bool, Any]:
+        found, value = original(self, key)
+        if not found:
+            return found, value
+        frame = current_step_frame.get()
+        if (frame is None or frame.run_context is not self or key == frame.key or frame.state is None
+                or frame.state.legacy is not None):
+            return found, value
+        own = frame.key
+        if isinstance(own, str) and own.startswith(versioned_prefix):
+            return False, None
+        return found, value
+
+    return _get_cached_result
+
+
 def _probe_keys(framework: Framework) -> list[Any]:
     """Allocate scoped keys with the release's own (unpatched) allocators on a stand-in context."""
     run_context = framework.run_context

@@ -297,7 +297,8 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
         _count("unrecorded")
         _say_unverified_once(lookup)
         return True, value
-    if frame.record is IDENTITY_KEYED:
+    fallback = frame.record is IDENTITY_KEYED  # MAF's look at the call-order key of a fingerprinted call
+    if fallback:
         frame.record = None  # an old call-order entry for a fingerprinted call: check it like any other
     current = _record_of(frame)
     if recorded == UNDIGESTABLE or current == UNDIGESTABLE:
@@ -307,6 +308,14 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
         _count("verified")
         return True, value
     _count("mismatched")
+    if fallback:
+        # Another call's entry, and this call's own result would go under its identity key, where MAF found
+        # nothing: a miss under every policy, which leaves the entry for its own call (MAF alone, counting
+        # call order across parents, would have looked at another key; on 1.20+ it refuses a concurrent call
+        # such an entry outright).
+        frame.record = IDENTITY_KEYED
+        _count("rerun")
+        return False, None
     step, differing = frame.step_name, _differences(frame, recorded)
     if policy == "error":
         raise ReplayMismatchError(step, key_text(key), differing)

@@ -43,3 +43,16 @@ def test_known_limit_nested_calls_of_a_parent_whose_key_moved_run_again() -> Non
     # 1.20+ fingerprints the gathered calls' plain arguments: their keys do not move
     assert tally.violations["completed_rerun"] == (0 if HAS_FINGERPRINTS else 1), tally.describe()
     assert sum(tally.violations.values()) == tally.violations["completed_rerun"], tally.describe()
+
+
+def test_a_call_keyed_by_its_identity_never_takes_a_call_order_entry_of_another_call() -> None:
+    """Seed 149 of the long mode: on 1.20+ a fingerprinted call whose identity key misses looks at its call-order key
+    too. Under scoped keys that key held another call's entry, and MAF refused it for a concurrent call (ValueError)
+    where MAF alone's key missed and the body ran: with and without verification, the look is now a miss."""
+    program = generate(149)
+    alone = run_configuration(program, None, "off")
+    tally = Tally()
+    for policy in ("warn", "off", "rerun", "error"):
+        judge(tally, program, "scoped", policy, run_configuration(program, "scoped", policy), alone)
+    assert tally.checks["shim_raised"] and tally.checks["other_value"], tally.describe()
+    assert not any(tally.violations.values()), tally.describe()
