@@ -192,3 +192,18 @@ def test_different_stories_keep_the_newest_and_the_most_severe_severity():
 def test_places_merge_separately():
     found = merged([(MID, [_finding("a", line=3)]), (NEW, [_finding("a", line=3), _finding("b", line=9)])])
     assert sorted(d.message for d in found) == ["a", "on 1.20-1.26: b"]
+
+
+def test_services_that_read_the_release_read_each_epochs_own(tmp_path):
+    """One analysis serves every epoch; a judge built in one epoch must not keep that epoch's release."""
+    _project(tmp_path, {"requirements.txt": "agent-framework-core>=1.0.0\n"})
+    (tmp_path / "flow.py").write_text(
+        "from collections import Counter\nfrom agent_framework import FileCheckpointStorage, step, workflow\n\n\n"
+        "class Bag(dict):\n    pass\n\n\n@step\nasync def bagged(n: int) -> Bag:\n    return Bag(a=n)\n\n\n"
+        "@step\nasync def counted(n: int) -> Counter[str]:\n    return Counter('ab')\n\n\n"
+        "@workflow\nasync def flow(n: int) -> int:\n    return len(await bagged(n)) + len(await counted(n))\n\n\n"
+        "INSTANCE = flow.build(checkpoint_storage=FileCheckpointStorage('checkpoints'))\n"
+    )
+    found = json.loads(steplint("--no-cache", "--format", "json", "flow.py", cwd=tmp_path).stdout)
+    told = sorted((d["location"]["row"], d["code"], d["message"].split(":")[0]) for d in found)
+    assert told == [(10, "STP050", "on 1.20-1.26"), (10, "STP052", "on 1.2-1.19"), (15, "STP052", "on 1.2-1.19")]

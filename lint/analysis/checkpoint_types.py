@@ -45,7 +45,12 @@ class CheckpointTypeJudge:
 
     def __init__(self, analysis):  # noqa: ANN001 - an Analysis (``Analysis.service`` makes one per run)
         self.index: ProjectIndex = analysis.index
-        self.subclasses_pickled = analysis.target_version >= PICKLED_CONTAINER_SUBCLASSES
+        self.analysis = analysis
+
+    @property
+    def subclasses_pickled(self) -> bool:
+        # Read at each use: one analysis serves every epoch a target admits, each with its own target_version.
+        return self.analysis.target_version >= PICKLED_CONTAINER_SUBCLASSES
 
     def blocked(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None, depth: int = 0) -> str | None:
         if expr is None or depth > _MAX_DEPTH:
@@ -62,6 +67,8 @@ class CheckpointTypeJudge:
                 items = expr.items[:1] if name == "Annotated" else expr.items
                 return self._first(module, scope, items, depth)
             if name in _CONTAINERS or (base is not None and base.kind == "external" and base.name in ALLOWED):
+                if len(expr.items) == 2 and self._stored_as_json(name, base):
+                    return self._first(module, scope, expr.items[1:], depth)  # keys: stored as their str()
                 return self._first(module, scope, expr.items, depth)
             return self.blocked(module, scope, expr.base, depth + 1)
         if isinstance(expr, Ref):
@@ -90,6 +97,12 @@ class CheckpointTypeJudge:
         if name in ALLOWED or name.startswith(_ALWAYS) or typing_name(target) is not None or name == "None":
             return None
         return None if name.startswith(("typing", "collections.abc")) else name
+
+    def _stored_as_json(self, name: str | None, base: Target | None) -> bool:
+        """Whether a mapping of this type is a JSON object in the checkpoint (its keys are never pickled)."""
+        if name in ("dict", "Dict"):
+            return True
+        return not self.subclasses_pickled and base is not None and base.name in _JSON_CONTAINERS
 
     def _is_json_container(self, target: Target) -> bool:
         assert target.module is not None and target.cls is not None
