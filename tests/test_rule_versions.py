@@ -63,3 +63,17 @@ def test_a_step_name_from_a_set_order_tells_its_release_story(version, story):
     assert len(findings) == 3 and all(story in d.message for d in findings)
     others = [d for d in found if "set of strings" not in d.message]
     assert len(others) == 5 and all("refuses the checkpoint" in d.message for d in others)
+
+
+@pytest.mark.parametrize("version", [(1, 20, 0), (1, 26, 0)])
+def test_checkpoint_changes_result_keeps_subclasses_out_from_1_20(version):
+    """STP052's fixture marks the subclass cases "(before 1.20)": from 1.20 MAF pickles them with their class
+    (tests/runtime/test_checkpoint_changes_result.py shows both), so only the other lines are reported there."""
+    entry = FIXTURES / "stp052_checkpoint_changes_result.py"
+    lines = entry.read_text().splitlines()
+    every = {number for number, line in enumerate(lines, 1) if line.endswith("# expect: STP052")}
+    before = {number for number, line in enumerate(lines, 1) if line.endswith("# expect: STP052 (before 1.20)")}
+    assert every and before
+    reported = {line for _, line, code in reported_for(entry, settings_for(entry, target_version=version))
+                if code == "STP052"}
+    assert reported == every
