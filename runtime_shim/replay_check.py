@@ -143,9 +143,10 @@ def _shape(wrapper: Any) -> CallShape:
     return shape
 
 
-def _record_of(frame: Any) -> int:
+def _record_of(frame: Any, call_order: bool = True) -> int:
     """The packed record of the frame's call (made once per call, at its first cache lookup: before the body
-    runs, which may change its arguments; UNDIGESTABLE when it has none)."""
+    runs, which may change its arguments; UNDIGESTABLE when it has none). A call keyed by its order also gets its
+    occurrence among the calls with its record under its parent (``StepFrame.scope``)."""
     record = frame.record
     if record is None:
         wrapper, args, kwargs = frame.call
@@ -154,6 +155,8 @@ def _record_of(frame: Any) -> int:
         except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
+        if call_order and record != UNDIGESTABLE and frame.state is not None:
+            frame.occurrence = frame.state.occurrence_of(frame, record)
         try:
             frame.snapshot = field_snapshot(args, kwargs)
         except Exception:  # no snapshot: the arguments are digested again when the body completes
@@ -300,7 +303,7 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
     fallback = frame.record is IDENTITY_KEYED  # MAF's look at the call-order key of a fingerprinted call
     if fallback:
         frame.record = None  # an old call-order entry for a fingerprinted call: check it like any other
-    current = _record_of(frame)
+    current = _record_of(frame, call_order=not fallback)
     if recorded == UNDIGESTABLE or current == UNDIGESTABLE:
         _count("undigestable")
         return True, value

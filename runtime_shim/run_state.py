@@ -82,7 +82,7 @@ class RunState:
     """
 
     __slots__ = ("judged", "bypass", "marker", "digest", "pending", "legacy", "marked",
-                 "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable")
+                 "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable", "occurrences")
 
     def __init__(self) -> None:
         self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
@@ -99,6 +99,14 @@ class RunState:
         self.restored_keys: list[Any] | None = None  # the cache's keys at the run's first lookup (memo_adoption)
         self.orphans: Any = None  # memo_adoption.Orphans, made at the first call that may adopt
         self.resumable: bool | None = None  # whether a later run can take its cache (resumability), once judged
+        self.occurrences: dict[tuple[Any, ...], int] = {}  # (parent's scope, step, record) -> recorded calls so far
+
+    def occurrence_of(self, frame: Any, record: int) -> int:
+        """How many calls with *record* the frame's parent (or the workflow body) made before this one."""
+        key = (None if frame.parent is None else frame.parent.scope(), frame.step_name, record)
+        occurrence = self.occurrences.get(key, 0)
+        self.occurrences[key] = occurrence + 1
+        return occurrence
 
     def mark(self, run_context: Any) -> None:
         self.marked = True
