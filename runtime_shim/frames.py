@@ -49,7 +49,7 @@ class StepFrame:
     """
 
     __slots__ = ("run_context", "state", "step_name", "parent", "key", "call", "record", "record_pending", "snapshot",
-                 "task", "returned", "occurrence", "_scope")
+                 "task", "returned", "identity", "place", "_scope")
 
     def __init__(self, run_context: Any, step_name: str, parent: StepFrame | None,
                  call: tuple[Any, tuple[Any, ...], dict[str, Any]] | None = None, state: Any = None) -> None:
@@ -64,7 +64,8 @@ class StepFrame:
         self.snapshot: Any = None  # with the record: what tells cheaply that the body changed no argument (field_snapshot)
         self.task = asyncio.current_task()
         self.returned = False  # the body returned and MAF cached its result (scoped mode notes it)
-        self.occurrence: int | None = None  # a recorded call-order call: its place among equal calls of its parent
+        self.identity: Any = None  # (step name, wrapper identity, identity) MAF keyed the call by, before scoping
+        self.place: str | None = None  # with verification: the call's name among its parent's calls (RunState.place_of)
         self._scope: str | None = None
 
     def scope(self) -> str:
@@ -72,25 +73,21 @@ class StepFrame:
 
         A digest rather than the key itself keeps scoped keys bounded in length
         at any depth and free of JSON escaping (fingerprint keys are JSON). A
-        call-order key names a position, not a call, and the position moves
-        when other calls of the step come first on the resume (on 1.20+ every
-        call of the step counts, fingerprinted ones too). So where replay
-        verification recorded the call (its record, made before the body ran),
-        the token names the call instead: its step, its record and how many
-        calls with that record its parent made before it. The same call then
-        scopes its children alike in a resume in another order, and two calls
-        that took the same key in two runs never share their children's
+        key names a position, not a call, and the position moves on a resume:
+        a call-order key counts every call of the step (on 1.20+ the
+        fingerprinted ones too), and an occurrence of a fingerprint counts a
+        failed attempt. So where replay verification recorded the call, the
+        token names the call instead (its *place*: its parent's token, its
+        step, its record or identity, and its occurrence among equal calls of
+        that parent, not counting attempts a retry abandoned). The same call
+        then scopes its children alike in a resume in another order, and two
+        calls that took the same key in two runs never share their children's
         entries.
         """
         if self.returned:  # a task its body spawned and left running (a memoized load started for later steps)
             return scope_token(key_text(self.key), self.record, after_return=True)
         if self._scope is None:
-            occurrence = self.occurrence
-            if occurrence is None:
-                text = key_text(self.key)
-            else:  # the parent's token too: equal calls under two parents are two calls
-                text = f"{'' if self.parent is None else self.parent.scope()}/{self.step_name}#{occurrence}"
-            self._scope = scope_token(text, self.record)
+            self._scope = scope_token(key_text(self.key) if self.place is None else self.place, self.record)
         return self._scope
 
     def in_spawned_task(self) -> bool:

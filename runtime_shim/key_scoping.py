@@ -90,7 +90,8 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
         frame = current_step_frame.get()
         if frame is None or frame.run_context is not self:
             return original(self, step_name, wrapper_identity, identity)
-        return _allocate_in_frame(original, scoper, self, frame, (step_name, wrapper_identity, identity))
+        frame.identity = (step_name, wrapper_identity, identity)
+        return _allocate_in_frame(original, scoper, self, frame, frame.identity)
 
     return allocate_by_identity
 

@@ -146,7 +146,7 @@ def _shape(wrapper: Any) -> CallShape:
 def _record_of(frame: Any, call_order: bool = True) -> int:
     """The packed record of the frame's call (made once per call, at its first cache lookup: before the body
     runs, which may change its arguments; UNDIGESTABLE when it has none). A call keyed by its order also gets its
-    occurrence among the calls with its record under its parent (``StepFrame.scope``)."""
+    place among its parent's calls (``StepFrame.scope``)."""
     record = frame.record
     if record is None:
         wrapper, args, kwargs = frame.call
@@ -155,8 +155,9 @@ def _record_of(frame: Any, call_order: bool = True) -> int:
         except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
-        if call_order and record != UNDIGESTABLE and frame.state is not None:
-            frame.occurrence = frame.state.occurrence_of(frame, record)
+        state = frame.state
+        if call_order and record != UNDIGESTABLE and state is not None and state.replay_log is not None:
+            frame.place = state.place_of(frame, f"{record:x}", state.replay_log)
         try:
             frame.snapshot = field_snapshot(args, kwargs)
         except Exception:  # no snapshot: the arguments are digested again when the body completes
@@ -244,7 +245,11 @@ def _identity_keyed(lookup: _Lookup, found: bool) -> tuple[bool, Any]:
     checkpoints, but caches the result under this one). Unless a cache made without the shim holds it: there an
     occurrence of the same identity may be a nested call's."""
     recorded_cache = _cache_recorded(lookup)
-    lookup.frame.record = IDENTITY_KEYED
+    frame = lookup.frame
+    frame.record = IDENTITY_KEYED
+    if frame.place is None and frame.identity is not None:
+        _, wrapper_identity, identity = frame.identity
+        frame.place = lookup.state.place_of(frame, f"{wrapper_identity}:{identity}", lookup.log)
     if found and not recorded_cache:
         _count("unrecorded")
         _say_unverified_once(lookup)

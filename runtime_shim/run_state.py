@@ -41,6 +41,8 @@ from steplint.runtime_shim.legacy_replay import LegacyReplay, positional_keys
 from steplint.runtime_shim.resumability import resumable
 
 STATE_ATTRIBUTE = "_steplint_run_state"
+#: The record the log keeps for an abandoned attempt's place (a record of one empty slot: no call has it).
+ABANDONED = 1 << 32
 MARKER_NAME = "steplint-shim"
 
 
@@ -58,6 +60,11 @@ def key_digest(key: Any) -> int:
     """
     data = (key if isinstance(key, str) else key_text(key)).encode("utf-8", "surrogatepass")
     return (zlib.crc32(data) << 30) ^ zlib.crc32(data, 0x9383)
+
+
+def abandoned_key(stem: str, occurrence: int) -> str:
+    """The log's key for an abandoned attempt (no cache key starts so)."""
+    return f"steplint-abandoned:{stem}#{occurrence}"
 
 
 def cache_digest(keys: Any) -> int:
@@ -82,7 +89,8 @@ class RunState:
     """
 
     __slots__ = ("judged", "bypass", "marker", "digest", "pending", "legacy", "marked",
-                 "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable", "occurrences")
+                 "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable", "places",
+                 "failed_places")
 
     def __init__(self) -> None:
         self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
@@ -99,14 +107,35 @@ class RunState:
         self.restored_keys: list[Any] | None = None  # the cache's keys at the run's first lookup (memo_adoption)
         self.orphans: Any = None  # memo_adoption.Orphans, made at the first call that may adopt
         self.resumable: bool | None = None  # whether a later run can take its cache (resumability), once judged
-        self.occurrences: dict[tuple[Any, ...], int] = {}  # (parent's scope, step, record) -> recorded calls so far
+        self.places: dict[str, int] = {}  # a call's place but its occurrence -> the calls there so far
+        self.failed_places: dict[str, list[int]] = {}  # the same -> occurrences whose body raised, not yet retried
 
-    def occurrence_of(self, frame: Any, record: int) -> int:
-        """How many calls with *record* the frame's parent (or the workflow body) made before this one."""
-        key = (None if frame.parent is None else frame.parent.scope(), frame.step_name, record)
-        occurrence = self.occurrences.get(key, 0)
-        self.occurrences[key] = occurrence + 1
-        return occurrence
+    def place_of(self, frame: Any, what: str, log: Any) -> str:
+        """The frame's place: its parent's token (or the workflow body), its step, *what* it is (its record or
+        identity) and its occurrence among such calls of that parent. An earlier occurrence whose body raised is
+        abandoned once a later one starts (a retry): the log says so, and a resume skips it, so the retry that
+        completed and the resume's first attempt share a place. *log* is the run's RecordLog."""
+        stem = f"{'' if frame.parent is None else frame.parent.scope()}/{frame.step_name}#{what}"
+        failed = self.failed_places.get(stem)
+        if failed and log.restored:
+            # A resume retries in the failed attempt's place: the attempt its checkpoint says completed children
+            # may fail again here first (a fresh run keeps MAF's way: a retry's children run again).
+            return f"{stem}#{failed.pop(0)}"
+        if failed:
+            for occurrence in failed:
+                log.put(abandoned_key(stem, occurrence), ABANDONED)
+            del self.failed_places[stem]
+        occurrence = self.places.get(stem, 0)
+        if log.restored:
+            while log.get(abandoned_key(stem, occurrence)) is not None:
+                occurrence += 1
+        self.places[stem] = occurrence + 1
+        return f"{stem}#{occurrence}"
+
+    def note_failed(self, frame: Any) -> None:
+        """The body of the call at *frame.place* raised: if the parent calls the same again, this was an attempt."""
+        stem, _, occurrence = frame.place.rpartition("#")
+        self.failed_places.setdefault(stem, []).append(int(occurrence))
 
     def mark(self, run_context: Any) -> None:
         self.marked = True

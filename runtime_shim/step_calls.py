@@ -60,6 +60,10 @@ def shimmed_step_call(
         token = current_step_frame.set(frame)
         try:
             return await original(self, *args, **kwargs)
+        except Exception:
+            if frame.place is not None:  # a retry of the same call abandons this attempt (RunState.place_of)
+                state.note_failed(frame)
+            raise
         finally:
             current_step_frame.reset(token)
 

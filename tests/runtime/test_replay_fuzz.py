@@ -19,10 +19,10 @@ pytestmark = pytest.mark.runtime
 SEEDS = range(0, 4)  # CI (seeds 0 and 3 have a shared load); bench/replay_fuzz.py runs the long mode
 # invariant -> the limit (README, "Replay verification", limits) and its minimal case: a seed of the generator
 KNOWN_LIMITS: dict[str, tuple[str, int]] = {
-    "completed_rerun": ("scoped mode: a nested call's entry is scoped by its parent's occurrence (a recorded call-order "
-                        "call: among equal calls; a fingerprinted one: MAF's occurrence of its identity), so when the "
-                        "parent's own failed attempt took an occurrence in one run and not the other, its nested "
-                        "calls run again (no mismatch: they miss)", 137),
+    "completed_rerun": ("scoped mode with on_replay_mismatch=\"off\" (no records): a nested call's entry is scoped by "
+                        "its parent's key, so when the key of a parent that did not complete moves between the runs "
+                        "(on 1.20+ a failed attempt took an occurrence of its fingerprint), its nested calls run "
+                        "again (no mismatch: they miss)", 150),
 }
 
 
@@ -34,17 +34,30 @@ def test_replay_fuzz_invariants_hold() -> None:
     assert not any(tally.violations.values()), tally.describe()
 
 
-def test_known_limit_nested_calls_of_a_parent_whose_occurrence_moved_run_again() -> None:
-    _, seed = KNOWN_LIMITS["completed_rerun"]
-    # the minimal case: no shared load, installed from the start, resumed in this process
+def _minimal(seed: int, policy: str) -> Tally:
+    """The seed's program with no shared load, installed from the start, resumed in this process."""
     program = dataclasses.replace(generate(seed), memo=False, install_midway=0, other_process=False)
     tally = Tally()
     alone = run_configuration(program, None, "off")
-    judge(tally, program, "scoped", "error", run_configuration(program, "scoped", "error"), alone)
-    # the flaky parent is fingerprinted on 1.20+ (its occurrence moves); before, it is recorded by call order and
-    # its scope follows its record among equal calls, which its failed attempt does not share with the resume
+    judge(tally, program, "scoped", policy, run_configuration(program, "scoped", policy), alone)
+    return tally
+
+
+def test_known_limit_nested_calls_of_a_parent_whose_key_moved_run_again_without_records() -> None:
+    _, seed = KNOWN_LIMITS["completed_rerun"]
+    tally = _minimal(seed, "off")
+    # the flaky parent is fingerprinted on 1.20+: its failed attempt took occurrence 0 of its fingerprint
     assert tally.violations["completed_rerun"] == (1 if HAS_FINGERPRINTS else 0), tally.describe()
     assert sum(tally.violations.values()) == tally.violations["completed_rerun"], tally.describe()
+
+
+@pytest.mark.parametrize("seed", [137, 144, 8])
+def test_a_recorded_parent_scopes_its_children_by_its_place_across_retries_and_reorders(seed: int) -> None:
+    """Seed 137: a parent whose first attempt failed in the crashed run and fails again on the resume; 144: a
+    parent whose call-order key moves because other calls of its step come first; 8: a sibling's failed attempt
+    took a key. With records (any policy but "off") the parent's completed nested calls are taken, not run."""
+    tally = _minimal(seed, "error")
+    assert tally.checks["completed_rerun"] and not any(tally.violations.values()), tally.describe()
 
 
 def test_a_call_keyed_by_its_identity_never_takes_a_call_order_entry_of_another_call() -> None:
