@@ -29,6 +29,14 @@ def scope_token(key_text: str, record: Any, after_return: bool = False) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_SCOPE_LENGTH]
 
 
+def place_text(stem: tuple[Any, ...], occurrence: int) -> str:
+    """A call's place (``RunState.place_of``) as text: ``<parent's token>/<step>#<record in hex, or
+    identity>#<occurrence>``."""
+    parent, step_name, what = stem
+    shown = f"{what:x}" if type(what) is int else what
+    return f"{'' if parent is None else parent}/{step_name}#{shown}#{occurrence}"
+
+
 def key_text(key: Any) -> str:
     """The text a checkpoint stores for *key* (counter-scheme keys are ``(name, index)`` tuples)."""
     if isinstance(key, tuple):
@@ -65,7 +73,7 @@ class StepFrame:
         self.task = asyncio.current_task()
         self.returned = False  # the body returned and MAF cached its result (scoped mode notes it)
         self.identity: Any = None  # (step name, wrapper identity, identity) MAF keyed the call by, before scoping
-        self.place: str | None = None  # with verification: the call's name among its parent's calls (RunState.place_of)
+        self.place: Any = None  # with verification: (stem, occurrence) naming the call among its parent's (RunState.place_of)
         self._scope: str | None = None
 
     def scope(self) -> str:
@@ -87,7 +95,11 @@ class StepFrame:
         if self.returned:  # a task its body spawned and left running (a memoized load started for later steps)
             return scope_token(key_text(self.key), self.record, after_return=True)
         if self._scope is None:
-            self._scope = scope_token(key_text(self.key) if self.place is None else self.place, self.record)
+            place = self.place
+            if place is None:
+                self._scope = scope_token(key_text(self.key), self.record)
+            else:  # the place names the record already
+                self._scope = scope_token(place_text(*place), None)
         return self._scope
 
     def in_spawned_task(self) -> bool:

@@ -157,7 +157,7 @@ def _record_of(frame: Any, call_order: bool = True) -> int:
         frame.record = record
         state = frame.state
         if call_order and record != UNDIGESTABLE and state is not None and state.replay_log is not None:
-            frame.place = state.place_of(frame, f"{record:x}", state.replay_log)
+            frame.place = state.place_of(frame, record, state.replay_log)
         try:
             frame.snapshot = field_snapshot(args, kwargs)
         except Exception:  # no snapshot: the arguments are digested again when the body completes
@@ -249,7 +249,7 @@ def _identity_keyed(lookup: _Lookup, found: bool) -> tuple[bool, Any]:
     frame.record = IDENTITY_KEYED
     if frame.place is None and frame.identity is not None:
         _, wrapper_identity, identity = frame.identity
-        frame.place = lookup.state.place_of(frame, f"{wrapper_identity}:{identity}", lookup.log)
+        frame.place = lookup.state.place_of(frame, f"{wrapper_identity}:{identity}", lookup.log)  # (str: not a record)
     if found and not recorded_cache:
         _count("unrecorded")
         _say_unverified_once(lookup)

@@ -35,7 +35,7 @@ import zlib
 from types import MethodType
 from typing import Any, Callable
 
-from steplint.runtime_shim.frames import current_step_frame, key_text
+from steplint.runtime_shim.frames import current_step_frame, key_text, place_text
 from steplint.runtime_shim.framework import Framework, takes_replayable
 from steplint.runtime_shim.legacy_replay import LegacyReplay, positional_keys
 from steplint.runtime_shim.resumability import resumable
@@ -62,9 +62,9 @@ def key_digest(key: Any) -> int:
     return (zlib.crc32(data) << 30) ^ zlib.crc32(data, 0x9383)
 
 
-def abandoned_key(stem: str, occurrence: int) -> str:
+def abandoned_key(stem: tuple[Any, ...], occurrence: int) -> str:
     """The log's key for an abandoned attempt (no cache key starts so)."""
-    return f"steplint-abandoned:{stem}#{occurrence}"
+    return f"steplint-abandoned:{place_text(stem, occurrence)}"
 
 
 def cache_digest(keys: Any) -> int:
@@ -107,20 +107,20 @@ class RunState:
         self.restored_keys: list[Any] | None = None  # the cache's keys at the run's first lookup (memo_adoption)
         self.orphans: Any = None  # memo_adoption.Orphans, made at the first call that may adopt
         self.resumable: bool | None = None  # whether a later run can take its cache (resumability), once judged
-        self.places: dict[str, int] = {}  # a call's place but its occurrence -> the calls there so far
-        self.failed_places: dict[str, list[int]] = {}  # the same -> occurrences whose body raised, not yet retried
+        self.places: dict[tuple[Any, ...], int] = {}  # a call's place but its occurrence -> the calls there so far
+        self.failed_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> occurrences whose body raised
 
-    def place_of(self, frame: Any, what: str, log: Any) -> str:
+    def place_of(self, frame: Any, what: Any, log: Any) -> tuple[tuple[Any, ...], int]:
         """The frame's place: its parent's token (or the workflow body), its step, *what* it is (its record or
         identity) and its occurrence among such calls of that parent. An earlier occurrence whose body raised is
         abandoned once a later one starts (a retry): the log says so, and a resume skips it, so the retry that
         completed and the resume's first attempt share a place. *log* is the run's RecordLog."""
-        stem = f"{'' if frame.parent is None else frame.parent.scope()}/{frame.step_name}#{what}"
+        stem = (None if frame.parent is None else frame.parent.scope(), frame.step_name, what)
         failed = self.failed_places.get(stem)
         if failed and log.restored:
             # A resume retries in the failed attempt's place: the attempt its checkpoint says completed children
             # may fail again here first (a fresh run keeps MAF's way: a retry's children run again).
-            return f"{stem}#{failed.pop(0)}"
+            return stem, failed.pop(0)
         if failed:
             for occurrence in failed:
                 log.put(abandoned_key(stem, occurrence), ABANDONED)
@@ -130,12 +130,12 @@ class RunState:
             while log.get(abandoned_key(stem, occurrence)) is not None:
                 occurrence += 1
         self.places[stem] = occurrence + 1
-        return f"{stem}#{occurrence}"
+        return stem, occurrence
 
     def note_failed(self, frame: Any) -> None:
         """The body of the call at *frame.place* raised: if the parent calls the same again, this was an attempt."""
-        stem, _, occurrence = frame.place.rpartition("#")
-        self.failed_places.setdefault(stem, []).append(int(occurrence))
+        stem, occurrence = frame.place
+        self.failed_places.setdefault(stem, []).append(occurrence)
 
     def mark(self, run_context: Any) -> None:
         self.marked = True
