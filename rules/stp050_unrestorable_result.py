@@ -213,7 +213,8 @@ def _message(step: str, blocked: str, target: Version) -> str:
                "allowed_checkpoint_types=[...] to the storage")
     else:
         fix = f'pass allowed_checkpoint_types=["<module>:{name}"] to the storage'
-    return (f"step '{step}' returns {blocked}, which a workflow that reaches it checkpoints to a FileCheckpointStorage "
+    return (f"the result of step '{step}' is or holds a {blocked}, which a workflow that reaches the step "
+            "checkpoints to a FileCheckpointStorage "
             f"that cannot restore it: on agent-framework-core {shown} {story}; {fix}")
 
 
