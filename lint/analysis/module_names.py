@@ -148,5 +148,6 @@ class MafReach:
             names.extend(".".join(name.split(".")[:cut]) for name in list(names)
                          for cut in range(1, name.count(".") + 1))  # a package runs before its modules
             touches = module.module.split(".")[0] == _MAF or any(name.split(".")[0] == _MAF for name in names)
-            found = self._edges[module.path] = (touches, self.engine.imported_modules(module, names))
+            # A module that imports MAF itself reaches it whatever it imports besides: those are not loaded for it.
+            found = self._edges[module.path] = (touches, [] if touches else self.engine.imported_modules(module, names))
         return found
