@@ -84,15 +84,24 @@ class CheckpointStorages:
         """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders) that can
         pass a storage: a file whose text cannot spell ``checkpoint_storage`` holds no call or decorator with that
         keyword, so it is not read (on agent-framework's own tree, most of the files the prefilter skipped), unless
-        it is the first of its name that parses, which the index takes for the name."""
+        it is the first of its name that parses, which the index takes for the name. A name none of whose files
+        that spell it passes the keyword where ``_scan`` reads it (most of them declare or forward a parameter) is
+        left out: their summaries are not kept, nor added to the index, for a scan that would read nothing."""
         found = {m.path: m for m in self.analysis.reported if m.error is None}
         loader = self.analysis.loader
         index = self.analysis.index
         may_name = getattr(loader, "may_name", None)
+        peek, keep = getattr(loader, "peek", None), getattr(loader, "keep", None)
         for name, paths in sorted((getattr(loader, "discovered", None) or {}).items()):
             spelling = {path for path in paths if may_name is None or may_name(path, KEYWORD)}
             if not spelling:
                 continue
+            if peek is not None and keep is not None:
+                peeked = [peek(path) for path in paths if path in spelling]
+                if not any(summary.error is None and _holders(summary) for summary in peeked):
+                    continue
+                for summary in peeked:
+                    keep(summary)  # read again below, as before
             index.module(name, name)  # the name's first file answers for it, as it would to an import
             named = False
             for path in paths:

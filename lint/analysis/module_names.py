@@ -110,7 +110,7 @@ class MafReach:
     def __init__(self, analysis) -> None:  # noqa: ANN001 - an Analysis (a layer above)
         self.engine: Engine = analysis.engine
         self._reaches: dict[str, bool] = {}
-        self._edges: dict[str, tuple[bool, list[ModuleSummary]]] = {}
+        self._names: dict[str, list[str]] = {}
 
     def reaches(self, module: ModuleSummary) -> bool:
         """True when ``module`` or a module its imports load (transitively, at any depth of any body) imports
@@ -120,33 +120,41 @@ class MafReach:
             return found
         seen = {module.path}
         work = [module]
-        found = False
+        found = self._touches(module)
         while work and not found:
             current = work.pop()
-            known = self._reaches.get(current.path)
-            if known is not None:
-                found = known
-                continue  # False: nothing it reaches imports MAF
-            touches, loaded = self._imports(current)
-            found = touches
-            for target in loaded:
-                if target.path not in seen:
+            # Its imports are loaded one at a time: the first that imports MAF ends the walk, the rest are not read.
+            for name in self._import_names(current):
+                for target in self.engine.imported_modules(current, [name]):
+                    if target.path in seen:
+                        continue
                     seen.add(target.path)
-                    work.append(target)
+                    known = self._reaches.get(target.path)
+                    if known or (known is None and self._touches(target)):
+                        found = True
+                        break
+                    if known is None:
+                        work.append(target)  # known False: nothing it reaches imports MAF
+                if found:
+                    break
         if not found:
             for path in seen:  # every module reached reaches only modules seen here: none imports MAF
                 self._reaches[path] = False
         self._reaches[module.path] = found
         return found
 
-    def _imports(self, module: ModuleSummary) -> tuple[bool, list[ModuleSummary]]:
-        """Whether ``module`` imports MAF itself, and the analyzed modules its import statements load."""
-        found = self._edges.get(module.path)
+    def _touches(self, module: ModuleSummary) -> bool:
+        """Whether ``module`` is MAF's or imports MAF itself (in any body)."""
+        return module.module.split(".")[0] == _MAF or any(name.split(".")[0] == _MAF
+                                                           for name in self._import_names(module))
+
+    def _import_names(self, module: ModuleSummary) -> list[str]:
+        """The names of the modules ``module``'s import statements (in any body) load, its packages' included."""
+        found = self._names.get(module.path)
         if found is None:
             bodies = [f.body for f in module.functions] + [c.body for c in module.classes]
-            names = import_names(bodies)
-            names.extend(".".join(name.split(".")[:cut]) for name in list(names)
+            found = import_names(bodies)
+            found.extend(".".join(name.split(".")[:cut]) for name in list(found)
                          for cut in range(1, name.count(".") + 1))  # a package runs before its modules
-            touches = module.module.split(".")[0] == _MAF or any(name.split(".")[0] == _MAF for name in names)
-            found = self._edges[module.path] = (touches, self.engine.imported_modules(module, names))
+            self._names[module.path] = found
         return found

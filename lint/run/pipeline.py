@@ -198,6 +198,9 @@ class LintRun:
                 self._note_stored_summary(path, digest, stored)
             checking.resolution.merge(share.resolution)
             self._parsed.update(share.parsed)
+        # Each worker still holds its analysis (summaries, module states), which no later batch reads: the syntax
+        # check of skipped files would parse on top of it. Fresh workers (forked from this smaller process) do it.
+        self._pool.close()
         return checking
 
     def _previous_store(self, key: str, run_files: RunFiles) -> ModuleStore | None:

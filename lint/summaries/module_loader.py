@@ -60,6 +60,15 @@ class ModuleLoader:
             found = self.known[absolute] = self.summarize(path)
         return found
 
+    def peek(self, path: str) -> ModuleSummary:
+        """The summary of the file at ``path``, not kept unless ``keep`` is called with it (``load`` keeps what it
+        reads): for a caller that reads it only to tell whether it needs it."""
+        return self.known.get(os.path.abspath(path)) or self.summarize(path)
+
+    def keep(self, summary: ModuleSummary) -> None:
+        """Keep a summary ``peek`` gave, as ``load`` would have."""
+        self.known.setdefault(os.path.abspath(summary.path), summary)
+
     def may_name(self, path: str, identifier: str) -> bool:
         """Whether the file's text can spell the ASCII *identifier* (False only when it surely cannot), read
         without summarizing: a keyword argument, a ``def`` or an attribute must be spelled where it is used.
