@@ -87,7 +87,7 @@ class StepFrame:
         failed attempt. So where replay verification recorded the call, the
         token names the call instead (its *place*: its parent's token, its
         step, its record or identity, and its occurrence among equal calls of
-        that parent, not counting attempts a retry abandoned). The same call
+        that parent, where a retry takes a failed attempt's place). The same call
         then scopes its children alike in a resume in another order, and two
         calls that took the same key in two runs never share their children's
         entries.
@@ -101,6 +101,10 @@ class StepFrame:
             else:  # the place names the record already
                 self._scope = scope_token(place_text(*place), None)
         return self._scope
+
+    def made_nested_calls(self) -> bool:
+        """Whether a call was scoped by this one (its token is made at its first nested call)."""
+        return self._scope is not None
 
     def in_spawned_task(self) -> bool:
         """Whether this nested call runs in a task its parent's body spawned (not in the parent's own task)."""

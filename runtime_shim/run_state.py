@@ -90,7 +90,7 @@ class RunState:
 
     __slots__ = ("judged", "bypass", "marker", "digest", "pending", "legacy", "marked",
                  "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable", "places",
-                 "failed_places")
+                 "free_places", "failed_places")
 
     def __init__(self) -> None:
         self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
@@ -108,23 +108,27 @@ class RunState:
         self.orphans: Any = None  # memo_adoption.Orphans, made at the first call that may adopt
         self.resumable: bool | None = None  # whether a later run can take its cache (resumability), once judged
         self.places: dict[tuple[Any, ...], int] = {}  # a call's place but its occurrence -> the calls there so far
-        self.failed_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> occurrences whose body raised
+        self.free_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> failed attempts that made no nested call
+        self.failed_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> failed attempts that made some
 
     def place_of(self, frame: Any, what: Any, log: Any) -> tuple[tuple[Any, ...], int]:
         """The frame's place: its parent's token (or the workflow body), its step, *what* it is (its record or
-        identity) and its occurrence among such calls of that parent. An earlier occurrence whose body raised is
-        abandoned once a later one starts (a retry): the log says so, and a resume skips it, so the retry that
-        completed and the resume's first attempt share a place. *log* is the run's RecordLog."""
+        identity) and its occurrence among such calls of that parent. *log* is the run's RecordLog.
+
+        A failed attempt (its body raised) that made no nested call left its scope untouched, so the next equal
+        call (a retry) takes its place: the attempt that completes gets the same place in every run, however
+        many attempts failed first. One that made nested calls advanced its scope's counters, so a retry there
+        would meet them: it is *abandoned* once the next equal call starts, in the log, and every later run of
+        the cache skips its occurrence. Two equal calls that race (one fails before the other starts) are told
+        apart by nothing but their order: the later may take the earlier's place."""
         stem = (None if frame.parent is None else frame.parent.scope(), frame.step_name, what)
-        failed = self.failed_places.get(stem)
-        if failed and log.restored:
-            # A resume retries in the failed attempt's place: the attempt its checkpoint says completed children
-            # may fail again here first (a fresh run keeps MAF's way: a retry's children run again).
-            return stem, failed.pop(0)
+        free = self.free_places.get(stem)
+        if free:
+            return stem, free.pop(0)
+        failed = self.failed_places.pop(stem, None)
         if failed:
             for occurrence in failed:
                 log.put(abandoned_key(stem, occurrence), ABANDONED)
-            del self.failed_places[stem]
         occurrence = self.places.get(stem, 0)
         if log.restored:
             while log.get(abandoned_key(stem, occurrence)) is not None:
@@ -133,9 +137,10 @@ class RunState:
         return stem, occurrence
 
     def note_failed(self, frame: Any) -> None:
-        """The body of the call at *frame.place* raised: if the parent calls the same again, this was an attempt."""
+        """The body of the call at *frame.place* raised: if its parent calls the same again, this was an attempt."""
         stem, occurrence = frame.place
-        self.failed_places.setdefault(stem, []).append(occurrence)
+        kept = self.failed_places if frame.made_nested_calls() else self.free_places
+        kept.setdefault(stem, []).append(occurrence)
 
     def mark(self, run_context: Any) -> None:
         self.marked = True
