@@ -149,8 +149,8 @@ def _message(step: str, changed: str, target: Version) -> str:
     if changed.startswith(KEYS_PREFIX):
         key = changed[len(KEYS_PREFIX):]
         return (f"{where}, which stores a dict as JSON: a run resumed from the checkpoint gets the dict's {key} keys "
-                f"back as strings, so looking one up by a {key} raises KeyError; key the dict by str, or return its "
-                "items as a list of pairs")
+                f"back as strings, so looking one up by such a key raises KeyError; key the dict by str, or return "
+                "its items as a list of pairs")
     return (f"{where}, which on agent-framework-core {short_version(target)} stores it as JSON: a run resumed from "
             f"the checkpoint gets {changed}, without its methods or default (from "
             f"{short_version(PICKLED_CONTAINER_SUBCLASSES)} MAF pickles it with its class); return a plain dict or "

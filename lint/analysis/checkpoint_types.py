@@ -31,7 +31,9 @@ ALLOWED = frozenset({
 })
 #: What MAF's encoding tests with ``isinstance`` before 1.20: instances take the JSON path, whatever their class.
 _JSON_CONTAINERS = frozenset({"builtins.dict", "builtins.list", "collections.OrderedDict", "collections.defaultdict",
-                              "collections.Counter"})
+                              "collections.Counter", "typing.OrderedDict", "typing.DefaultDict", "typing.Counter"})
+#: Mappings whose one type argument is the key type (a ``Counter``'s values are ints).
+_KEYS_ONLY = frozenset({"collections.Counter", "typing.Counter"})
 _ALWAYS = ("agent_framework.", "openai.types.")
 _PASS_THROUGH = {"Optional", "Union", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly"}
 _CONTAINERS = {"list", "List", "tuple", "Tuple", "set", "Set", "frozenset", "FrozenSet", "dict", "Dict", "Mapping",
@@ -67,8 +69,11 @@ class CheckpointTypeJudge:
                 items = expr.items[:1] if name == "Annotated" else expr.items
                 return self._first(module, scope, items, depth)
             if name in _CONTAINERS or (base is not None and base.kind == "external" and base.name in ALLOWED):
-                if len(expr.items) == 2 and self._stored_as_json(name, base):
-                    return self._first(module, scope, expr.items[1:], depth)  # keys: stored as their str()
+                if self._stored_as_json(name, base):  # keys: stored as their str(), never pickled
+                    if base is not None and base.name in _KEYS_ONLY:
+                        return None
+                    if len(expr.items) == 2:
+                        return self._first(module, scope, expr.items[1:], depth)
                 return self._first(module, scope, expr.items, depth)
             return self.blocked(module, scope, expr.base, depth + 1)
         if isinstance(expr, Ref):
