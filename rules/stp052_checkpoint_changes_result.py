@@ -19,7 +19,9 @@ class CheckpointChangesResult(Rule):
     to such a storage: its return annotation is a `dict` whose keys are
     known not to be strings (`dict[int, str]`, keys of `tuple`, `bool`,
     `None`, `datetime`, `uuid.UUID`, an `Enum` that is not a `StrEnum`, a
-    non-string `Literal`), also inside a `list` or a `dict`'s values; and,
+    non-string `Literal`, a class of yours with no base from outside the
+    analyzed code, such as a dataclass), also inside a `list` or a `dict`'s
+    values; and,
     before 1.20, a `Counter`, `defaultdict`, `OrderedDict` or a class of
     yours deriving from `dict` or `list`. Reported at the `def`.
 

@@ -16,7 +16,8 @@ and ``list[X]`` (``typing``'s spellings too), through ``Optional``/``Union``/
 ``Annotated``. A key type is judged only when it is known not to be ``str``
 (``int``, ``float``, ``bool``, ``bytes``, ``None``, a ``tuple``, a ``datetime``,
 ``uuid.UUID``, ``decimal.Decimal``, a non-``str`` ``Literal``, an Enum of the
-analyzed code that is not a ``StrEnum``); ``Mapping``, a ``TypeVar`` or anything
+analyzed code that is not a ``StrEnum``, a class of the analyzed code with no
+base from outside it); ``Mapping``, a ``TypeVar`` or anything
 else unknown is no verdict.
 """
 
@@ -136,6 +137,9 @@ class CheckpointShapeJudge:
             return target.name.rsplit(".", 1)[-1]
         if is_enum(self.index, target) and not self._str_enum(target):
             return target.cls.name if target.cls is not None else "Enum"
+        if target.kind == "class" and target.cls is not None and target.module is not None and not any(
+                base.kind != "class" for base in self.index.base_targets(target.module, target.cls)):
+            return target.cls.name  # a class of the analyzed code with no outside base: never a str
         return None
 
     def _str_enum(self, target: Target) -> bool:
