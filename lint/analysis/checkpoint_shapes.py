@@ -23,9 +23,9 @@ else unknown is no verdict.
 
 from __future__ import annotations
 
+from steplint.analysis.checkpoint_json import EXACT, CheckpointJudge
 from steplint.analysis.fingerprint import is_enum, parse_annotation, typing_name
-from steplint.analysis.index import ProjectIndex, Target
-from steplint.core.framework_versions import PICKLED_CONTAINER_SUBCLASSES
+from steplint.analysis.index import Target
 from steplint.core.summary import Const, Expr, FunctionSummary, ModuleSummary, Ref, Subscript, UnionExpr
 
 _PASS_THROUGH = {"Optional", "Union", "Annotated"}
@@ -37,28 +37,14 @@ _NOT_STR_KEYS = {
     "builtins.frozenset", "types.NoneType", "datetime.datetime", "datetime.date", "datetime.time",
     "datetime.timedelta", "uuid.UUID", "decimal.Decimal", "typing.Tuple", "typing.FrozenSet",
 }
-#: Subclasses of dict or list outside the analyzed code, by dotted name (typing's aliases of them included).
-_SUBCLASSES = {
-    "collections.Counter": "dict", "collections.defaultdict": "dict", "collections.OrderedDict": "dict",
-    "typing.Counter": "dict", "typing.DefaultDict": "dict", "typing.OrderedDict": "dict",
-}
 _STR_ENUM = "enum.StrEnum"
 #: ``changed`` says ``keys:int`` for keys that come back as strings, else the plain class the value becomes.
 KEYS_PREFIX = "keys:"
 _MAX_DEPTH = 16
 
 
-class CheckpointShapeJudge:
+class CheckpointShapeJudge(CheckpointJudge):
     """What a file checkpoint changes in a value of an annotated type (None: nothing known to change)."""
-
-    def __init__(self, analysis):  # noqa: ANN001 - an Analysis (``Analysis.service`` makes one per run)
-        self.index: ProjectIndex = analysis.index
-        self.analysis = analysis
-
-    @property
-    def subclasses_pickled(self) -> bool:
-        # Read at each use: one analysis serves every epoch a target admits, each with its own target_version.
-        return self.analysis.target_version >= PICKLED_CONTAINER_SUBCLASSES
 
     def changed(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None,
                 depth: int = 0) -> str | None:
@@ -100,19 +86,12 @@ class CheckpointShapeJudge:
         return None
 
     def _subclass(self, target: Target | None) -> str | None:
-        """``"a plain dict"`` for a dict or list subclass a release before 1.20 stores as JSON."""
-        if self.subclasses_pickled or target is None:
+        """``"a plain dict (not a Counter)"`` for a dict or list subclass a release before 1.20 stores as JSON."""
+        plain = self.plain_class(target)
+        if plain is None or target is None or target.kind == "external" and target.name in EXACT:
             return None
-        if target.kind == "external":
-            plain = _SUBCLASSES.get(target.name)
-            return None if plain is None else f"a plain {plain} (not a {target.name.rsplit('.', 1)[-1]})"
-        if target.kind != "class" or target.cls is None or target.module is None:
-            return None
-        for base in self.index.base_targets(target.module, target.cls):
-            if base.kind == "external" and base.name in ("builtins.dict", "builtins.list", *_SUBCLASSES):
-                plain = "list" if base.name == "builtins.list" else "dict"
-                return f"a plain {plain} (not a {target.cls.name})"
-        return None
+        name = target.cls.name if target.cls is not None else target.name.rsplit(".", 1)[-1]
+        return f"a plain {plain} (not a {name})"
 
     def _key_type(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr) -> str | None:
         """The name of a key type known not to be ``str`` (None: ``str``, or not known)."""

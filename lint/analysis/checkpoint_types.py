@@ -5,18 +5,17 @@ builtin value types, ``datetime``, ``uuid.UUID``, ``decimal.Decimal``, a few
 ``collections`` types, anything from ``agent_framework`` or ``openai.types``,
 plus the classes an application registers (``register_checkpoint_type``) or
 passes as the storage's ``allowed_checkpoint_types``. Any other class in a
-step's result blocks the load. Before 1.20 every ``dict`` and ``list``
-instance, a subclass too, is stored as JSON and comes back as a plain
-``dict``/``list``, so the allowlist never sees such a subclass. This module
+step's result blocks the load, unless MAF stores it as JSON (``checkpoint_json``:
+a dict's keys, and before 1.20 a dict or list subclass). This module
 judges annotations statically: "blocked" only for a class known to be outside
 the allowlist.
 """
 
 from __future__ import annotations
 
+from steplint.analysis.checkpoint_json import KEYS_ONLY, CheckpointJudge
 from steplint.analysis.fingerprint import parse_annotation, typing_name
-from steplint.analysis.index import ProjectIndex, Target
-from steplint.core.framework_versions import PICKLED_CONTAINER_SUBCLASSES
+from steplint.analysis.index import Target
 from steplint.core.summary import Const, Expr, FunctionSummary, ModuleSummary, Ref, Subscript, UnionExpr
 
 #: MAF's ``_BUILTIN_ALLOWED_TYPE_KEYS`` (1.18-1.26), by dotted name, with ``collections.Counter``: allowlisted
@@ -29,11 +28,6 @@ ALLOWED = frozenset({
     "datetime.time", "datetime.timedelta", "datetime.timezone", "uuid.UUID", "decimal.Decimal",
     "collections.OrderedDict", "collections.defaultdict", "collections.deque", "collections.Counter",
 })
-#: What MAF's encoding tests with ``isinstance`` before 1.20: instances take the JSON path, whatever their class.
-_JSON_CONTAINERS = frozenset({"builtins.dict", "builtins.list", "collections.OrderedDict", "collections.defaultdict",
-                              "collections.Counter", "typing.OrderedDict", "typing.DefaultDict", "typing.Counter"})
-#: Mappings whose one type argument is the key type (a ``Counter``'s values are ints).
-_KEYS_ONLY = frozenset({"collections.Counter", "typing.Counter"})
 _ALWAYS = ("agent_framework.", "openai.types.")
 _PASS_THROUGH = {"Optional", "Union", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly"}
 _CONTAINERS = {"list", "List", "tuple", "Tuple", "set", "Set", "frozenset", "FrozenSet", "dict", "Dict", "Mapping",
@@ -42,17 +36,8 @@ _CONTAINERS = {"list", "List", "tuple", "Tuple", "set", "Set", "frozenset", "Fro
 _MAX_DEPTH = 16
 
 
-class CheckpointTypeJudge:
+class CheckpointTypeJudge(CheckpointJudge):
     """Which class of an annotation a restricted checkpoint load blocks (None: none known to be blocked)."""
-
-    def __init__(self, analysis):  # noqa: ANN001 - an Analysis (``Analysis.service`` makes one per run)
-        self.index: ProjectIndex = analysis.index
-        self.analysis = analysis
-
-    @property
-    def subclasses_pickled(self) -> bool:
-        # Read at each use: one analysis serves every epoch a target admits, each with its own target_version.
-        return self.analysis.target_version >= PICKLED_CONTAINER_SUBCLASSES
 
     def blocked(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None, depth: int = 0) -> str | None:
         if expr is None or depth > _MAX_DEPTH:
@@ -69,8 +54,8 @@ class CheckpointTypeJudge:
                 items = expr.items[:1] if name == "Annotated" else expr.items
                 return self._first(module, scope, items, depth)
             if name in _CONTAINERS or (base is not None and base.kind == "external" and base.name in ALLOWED):
-                if self._stored_as_json(name, base):  # keys: stored as their str(), never pickled
-                    if base is not None and base.name in _KEYS_ONLY:
+                if name in ("dict", "Dict") or self.plain_class(base) == "dict":  # keys: their str(), never pickled
+                    if base is not None and base.name in KEYS_ONLY:
                         return None
                     if len(expr.items) == 2:
                         return self._first(module, scope, expr.items[1:], depth)
@@ -93,7 +78,7 @@ class CheckpointTypeJudge:
         if target.kind == "class" and target.cls is not None:
             if self._is_typed_dict(target):
                 return None  # a dict at run time
-            if not self.subclasses_pickled and self._is_json_container(target):
+            if self.plain_class(target) is not None:
                 return None  # stored as a plain dict or list
             return target.cls.name
         if target.kind != "external" or "()" in target.name:
@@ -102,17 +87,6 @@ class CheckpointTypeJudge:
         if name in ALLOWED or name.startswith(_ALWAYS) or typing_name(target) is not None or name == "None":
             return None
         return None if name.startswith(("typing", "collections.abc")) else name
-
-    def _stored_as_json(self, name: str | None, base: Target | None) -> bool:
-        """Whether a mapping of this type is a JSON object in the checkpoint (its keys are never pickled)."""
-        if name in ("dict", "Dict"):
-            return True
-        return not self.subclasses_pickled and base is not None and base.name in _JSON_CONTAINERS
-
-    def _is_json_container(self, target: Target) -> bool:
-        assert target.module is not None and target.cls is not None
-        return any(base.kind == "external" and base.name in _JSON_CONTAINERS
-                   for base in self.index.base_targets(target.module, target.cls))
 
     def _is_typed_dict(self, target: Target) -> bool:
         assert target.module is not None and target.cls is not None
