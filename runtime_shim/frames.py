@@ -30,10 +30,10 @@ def scope_token(key_text: str, record: Any, after_return: bool = False) -> str:
 
 
 def place_text(stem: tuple[Any, ...], occurrence: int) -> str:
-    """A call's place (``RunState.place_of``) as text: ``<parent's token>/<step>#<record in hex, or
-    identity>#<occurrence>``."""
+    """A call's place (``RunState.place_of``) as text: ``<parent's token>/<step>#<record in hex, or wrapper
+    identity:identity>#<occurrence>``."""
     parent, step_name, what = stem
-    shown = f"{what:x}" if type(what) is int else what
+    shown = f"{what:x}" if type(what) is int else ":".join(what)
     return f"{'' if parent is None else parent}/{step_name}#{shown}#{occurrence}"
 
 

@@ -248,8 +248,7 @@ def _identity_keyed(lookup: _Lookup, found: bool) -> tuple[bool, Any]:
     frame = lookup.frame
     frame.record = IDENTITY_KEYED
     if frame.place is None and frame.identity is not None:
-        _, wrapper_identity, identity = frame.identity
-        frame.place = lookup.state.place_of(frame, f"{wrapper_identity}:{identity}", lookup.log)  # (str: not a record)
+        frame.place = lookup.state.place_of(frame, frame.identity[1:], lookup.log)  # (wrapper identity, identity)
     if found and not recorded_cache:
         _count("unrecorded")
         _say_unverified_once(lookup)
