@@ -157,7 +157,7 @@ def _record_of(frame: Any, call_order: bool = True) -> int:
         frame.record = record
         state = frame.state
         if call_order and record != UNDIGESTABLE and state is not None and state.replay_log is not None:
-            frame.place = state.place_of(frame, record, state.replay_log)
+            frame.place = state.place_of(frame, record)
         try:
             frame.snapshot = field_snapshot(args, kwargs)
         except Exception:  # no snapshot: the arguments are digested again when the body completes
@@ -248,7 +248,7 @@ def _identity_keyed(lookup: _Lookup, found: bool) -> tuple[bool, Any]:
     frame = lookup.frame
     frame.record = IDENTITY_KEYED
     if frame.place is None and frame.identity is not None:
-        frame.place = lookup.state.place_of(frame, frame.identity[1:], lookup.log)  # (wrapper identity, identity)
+        frame.place = lookup.state.place_of(frame, frame.identity[1:])  # (wrapper identity, identity)
     if found and not recorded_cache:
         _count("unrecorded")
         _say_unverified_once(lookup)

@@ -111,9 +111,9 @@ class RunState:
         self.free_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> failed attempts that made no nested call
         self.failed_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> failed attempts that made some
 
-    def place_of(self, frame: Any, what: Any, log: Any) -> tuple[tuple[Any, ...], int]:
+    def place_of(self, frame: Any, what: Any) -> tuple[tuple[Any, ...], int]:
         """The frame's place: its parent's token (or the workflow body), its step, *what* it is (its record or
-        identity) and its occurrence among such calls of that parent. *log* is the run's RecordLog.
+        identity) and its occurrence among such calls of that parent. The run's record log is read already.
 
         A failed attempt (its body raised) that made no nested call left its scope untouched, so the next equal
         call (a retry) takes its place: the attempt that completes gets the same place in every run, however
@@ -122,6 +122,7 @@ class RunState:
         the cache skips its occurrence. Two equal calls that race (one fails before the other starts) are told
         apart by nothing but their order: the later may take the earlier's place."""
         stem = (None if frame.parent is None else frame.parent.scope(), frame.step_name, what)
+        log = self.replay_log
         free = self.free_places.get(stem)
         if free:
             return stem, free.pop(0)
