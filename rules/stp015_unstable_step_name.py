@@ -163,41 +163,62 @@ async def audit(day: str) -> str:
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
-        naming = analysis.service(StepNaming)
-        if not analysis.service(MafReach).reaches(module):
-            return  # no call of it can make a step, nor reach one that does
-        sources_by_body: dict[int, dict[tuple, tuple[Span, str]]] = {}  # by position in module.functions
-        for position, body in enumerate(module.functions):
-            if not body.is_lambda:
-                sources = _sources(analysis, module, None if body.qualname == "<module>" else body, body)
-                if sources:
-                    sources_by_body[position] = sources
-        if not analysis.steps_in(module) and (not sources_by_body or not _names_steps(analysis, naming, module)):
-            # Without a step of its own, a finding here needs both a value that varies (a source, found above
-            # through the module-level names other rules read too) and a call that passes a step's name (MAF's
-            # step/StepWrapper, or a function of the project that passes it on). Most modules have no source:
-            # their calls are not resolved one by one (that would cost the import of every module).
-            return
-        flow = analysis.flow(module)
-        carried_by_scope: dict[str, dict[str, frozenset]] = {}
-        found: dict[tuple, tuple[Span, str]] = {}
-        for position, body in enumerate(module.functions):
-            if body.is_lambda:
-                continue
-            scope = None if body.qualname == "<module>" else body
-            sources = sources_by_body.get(position)
-            if not sources:
-                continue
-            search = SinkSearch(flow, module, body, set(sources), _step_namer(analysis), only=frozenset({"name"}),
-                                step_name_arguments=lambda call, s=scope: naming.arguments(module, s, call))
-            for key in search.search():
-                found.setdefault(key, sources[key])
-            carried_by_scope[body.qualname] = search.names
-        for step in analysis.steps_in(module):
-            found.update(_in_decorator(analysis, module, step, carried_by_scope))
+        found = analysis.service(UnstableNames).found(module)
         for key in sorted(found):
             span, what = found[key]
             yield analysis.diagnostic(module, span, UnstableStepName, _message(what, analysis))
+
+
+class UnstableNames:
+    """Where each module's step names are made from a value that varies, once per module (an ``Analysis``
+    service): the search does not depend on the target release, which only the message names, so the epochs
+    a file's target admits share it."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        self._found: dict[str, dict[tuple, tuple[Span, str]]] = {}
+
+    def found(self, module: ModuleSummary) -> dict[tuple, tuple[Span, str]]:
+        found = self._found.get(module.path)
+        if found is None:
+            found = self._found[module.path] = _search(self.analysis, module)
+        return found
+
+
+def _search(analysis: Analysis, module: ModuleSummary) -> dict[tuple, tuple[Span, str]]:
+    naming = analysis.service(StepNaming)
+    if not analysis.service(MafReach).reaches(module):
+        return {}  # no call of it can make a step, nor reach one that does
+    sources_by_body: dict[int, dict[tuple, tuple[Span, str]]] = {}  # by position in module.functions
+    for position, body in enumerate(module.functions):
+        if not body.is_lambda:
+            sources = _sources(analysis, module, None if body.qualname == "<module>" else body, body)
+            if sources:
+                sources_by_body[position] = sources
+    if not analysis.steps_in(module) and (not sources_by_body or not _names_steps(analysis, naming, module)):
+        # Without a step of its own, a finding here needs both a value that varies (a source, found above
+        # through the module-level names other rules read too) and a call that passes a step's name (MAF's
+        # step/StepWrapper, or a function of the project that passes it on). Most modules have no source:
+        # their calls are not resolved one by one (that would cost the import of every module).
+        return {}
+    flow = analysis.flow(module)
+    carried_by_scope: dict[str, dict[str, frozenset]] = {}
+    found: dict[tuple, tuple[Span, str]] = {}
+    for position, body in enumerate(module.functions):
+        if body.is_lambda:
+            continue
+        scope = None if body.qualname == "<module>" else body
+        sources = sources_by_body.get(position)
+        if not sources:
+            continue
+        search = SinkSearch(flow, module, body, set(sources), _step_namer(analysis), only=frozenset({"name"}),
+                            step_name_arguments=lambda call, s=scope: naming.arguments(module, s, call))
+        for key in search.search():
+            found.setdefault(key, sources[key])
+        carried_by_scope[body.qualname] = search.names
+    for step in analysis.steps_in(module):
+        found.update(_in_decorator(analysis, module, step, carried_by_scope))
+    return found
 
 
 def _names_steps(analysis: Analysis, naming: "StepNaming", module: ModuleSummary) -> bool:
