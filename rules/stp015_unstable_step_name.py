@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_DEFINITION_OR_GRAPH
-from steplint.analysis.module_names import MafReach, module_level_values
+from steplint.analysis.module_names import MafNames, MafReach
 from steplint.analysis.nondeterminism_sinks import SinkSearch
 from steplint.analysis.flow import site_key
 from steplint.analysis.program import Analysis, maf_name
@@ -277,8 +277,7 @@ def _varies(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | 
         if any(_string_set(analysis, module, scope, arg, 3) for arg in call.args):
             return _SET_ORDER
         return None
-    values = module_level_values(analysis.engine, analysis.index, module, scope, call.func,
-                                 analysis.service(MafReach).reaches)
+    values = analysis.service(MafNames).values(module, scope, call.func)
     names = sorted(v.name for v in values if isinstance(v, ExternalValue)
                    and (nondeterministic(v.name) or v.name in _PER_PROCESS))
     return f"{names[0]}()" if names else None

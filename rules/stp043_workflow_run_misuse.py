@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
-from steplint.analysis.module_names import MafReach, module_level_values
+from steplint.analysis.module_names import MafNames
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import StepValue
 from steplint.core.diagnostics import Diagnostic, Fix
@@ -225,7 +225,7 @@ async def main(pipeline):
 def _values(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref):  # noqa: ANN202
     scope = None if function.qualname == "<module>" else function
     # Only a module whose imports reach agent_framework can hold a workflow: no other's import is run.
-    return module_level_values(analysis.engine, analysis.index, module, scope, expr, analysis.service(MafReach).reaches)
+    return analysis.service(MafNames).values(module, scope, expr)
 
 
 def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: CallSite, receiver: str) -> bool:
