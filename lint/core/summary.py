@@ -557,12 +557,31 @@ _SKIP, _ITEMS, _NODE, _CALL = range(4)
 _WALKS: dict[type, tuple] = {}
 
 
+#: Field types that hold no expression or statement (a ``Const``'s value is data, never a call): their slots are
+#: not walked. Any other field is, a type not written here included.
+_CALL_FREE_FIELDS = frozenset({
+    "str", "int", "bool", "object", "Span", "Span | None", "str | None", "tuple[str, ...]", "tuple[Span, ...]",
+    "tuple[tuple[str, Span], ...]", "frozenset[str]",
+})
+
+
+def _walked_slots(kind: type) -> tuple[str, ...]:
+    fields = getattr(kind, "__dataclass_fields__", None)
+    slots = tuple(getattr(kind, "__slots__", ()))
+    if fields is None:
+        return slots
+    return tuple(name for name in slots
+                 if name not in fields or str(fields[name].type).strip("'\"") not in _CALL_FREE_FIELDS)
+
+
 def _walk_of(kind: type) -> tuple:
     if issubclass(kind, _LEAVES):
         return _SKIP, None
     if issubclass(kind, tuple):
         return _ITEMS, None
-    slots = tuple(getattr(kind, "__slots__", ()))
+    slots = _walked_slots(kind)
+    if not slots and not issubclass(kind, CallExpr):
+        return _SKIP, None
     if len(slots) == 1:
         name = slots[0]
 
