@@ -33,7 +33,9 @@ class UnrestorableResult(Rule):
     class deriving from `dict` or `list` is reported from 1.20 only, where
     MAF pickles it.
 
-    The storage is looked for in the run's files: `wf.build(checkpoint_storage=...)`,
+    The storage is looked for in the run's files whose imports can load the
+    step's module (a file that spells its name, or the name of a file that
+    does, and so on): `wf.build(checkpoint_storage=...)`,
     `run(..., checkpoint_storage=...)` on the workflow, on what `build` made
     or on its agent, and `@workflow(checkpoint_storage=...)` (1.2-1.17),
     followed through names, imports and assignments. A storage pickles when
@@ -49,7 +51,9 @@ class UnrestorableResult(Rule):
     the linted ones) is unknown, and an unknown is never a finding; a storage
     given to something that is not visibly a workflow or what its `build`
     made (a workflow passed through a parameter) is not attributed to any
-    workflow; `FunctionalWorkflow(f, checkpoint_storage=...)` is not read.
+    workflow; `FunctionalWorkflow(f, checkpoint_storage=...)` is not read; a
+    chain of imports through a module outside the linted files (an installed
+    package that imports your step's module) is not followed.
 
     ## Why is this bad?
     MAF pickles the step's result into the checkpoint and unpickles it

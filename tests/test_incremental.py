@@ -255,3 +255,25 @@ def test_a_file_is_read_for_the_storage_scan_only_if_its_text_can_spell_the_keyw
         (tmp_path / name).write_text(text, encoding="utf-8")
         assert loader.may_name(str(tmp_path / name), "checkpoint_storage") is expected, name
     assert loader.may_name(str(tmp_path / "missing.py"), "checkpoint_storage") is True  # unreadable: it may
+
+
+def test_the_storage_scan_follows_the_names_files_spell_from_the_steps_module(tmp_path):
+    """A file is scanned for storages only where a chain of files, each spelling the next one's name, leads from
+    it to the step's module: ``spelling`` reads an unsaved buffer before the file on disk, reads identifiers
+    NFKC-normalized, and lets a file it cannot read through."""
+    from steplint.summaries.module_loader import ModuleLoader
+
+    loader = ModuleLoader([], roots=[str(tmp_path)])
+    files = {
+        "importer.py": "from app import jobs\n",
+        "fullwidth.py": "import ｊobs\n",
+        "plain.py": "x = 1\n",
+        "buffered.py": "x = 1\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    loader.texts[str(tmp_path / "buffered.py")] = b"from . import jobs\n"
+    paths = [str(tmp_path / name) for name in [*files, "missing.py"]]
+    spelled = {Path(path).name for path in loader.spelling(paths, {"jobs"})}
+    assert spelled == {"importer.py", "fullwidth.py", "buffered.py", "missing.py"}
+    assert loader.spelling(paths, {"flows"}) == {str(tmp_path / "missing.py")}

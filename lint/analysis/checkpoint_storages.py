@@ -4,8 +4,10 @@ MAF takes a workflow's storage in four places: ``@workflow(checkpoint_storage=..
 (1.2-1.17), ``wf.build(checkpoint_storage=...)`` (1.18+), and
 ``checkpoint_storage=`` of ``run`` on the workflow, on what ``build`` made,
 and on ``as_agent``/its agent. Every call with that keyword in the run's files
-is found; its value and the workflow it is given to are what the value flow
-says they are (names through imports and assignments, never by spelling).
+that can load a step's module is found (``_scan_reaching``: a file is read
+only where its import can reach the step, which is told from the names its
+text spells); its value and the workflow it is given to are what the value
+flow says they are (names through imports and assignments, never by spelling).
 
 A storage is *pickling* when it goes through MAF's checkpoint encoding:
 ``FileCheckpointStorage``, a class of the analyzed code derived from it, or one
@@ -21,6 +23,7 @@ records that, so the run cache re-checks them when any run file changes.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -55,6 +58,8 @@ class CheckpointStorages:
     def __init__(self, analysis):  # noqa: ANN001 - an Analysis
         self.analysis = analysis
         self._facts: StorageFacts | None = None
+        self._unscanned: list[ModuleSummary] = []
+        self._reaches: dict[str, set[str]] = {}
         self._reached: dict[str, frozenset[str]] = {}
 
     def storages_reaching(self, checked: ModuleSummary, step_key: str) -> set[str]:
@@ -63,6 +68,8 @@ class CheckpointStorages:
         index = self.analysis.index
         for name in facts.module_names:  # the verdict rests on every run file (see the module docstring)
             index.depend(checked.module, name)
+        step = self.analysis.steps.get(step_key)
+        self._scan_reaching(step.module if step is not None else None)
         kinds: set[str] = set()
         for workflow_key, storages in facts.by_workflow.items():
             if step_key in self._steps_of(workflow_key):
@@ -76,9 +83,49 @@ class CheckpointStorages:
             self._facts = StorageFacts()
             self._facts.module_names = sorted({m.module for m in self.analysis.reported if m.error is None}
                                               | set(getattr(self.analysis.loader, "discovered", None) or ()))
-            for module in self._run_modules():
-                self._scan(module)
+            self._unscanned = self._run_modules()
         return self._facts
+
+    def _scan_reaching(self, step_module: ModuleSummary | None) -> None:
+        """Scan the run modules whose import can load ``step_module`` (all of them where that is not known).
+
+        A scope passes a storage to a workflow only where its module's value flow holds the workflow, which it
+        does only by loading the workflow's module, which in turn loads the step's module for the workflow to
+        reach the step. Each import on that chain spells the name of the module it loads (``import a.b``,
+        ``from . import b``, ``import_module("a.b")``, ``a.b`` on a package), so a module that cannot be the head
+        of such a chain of spellings holds no workflow that reaches the step."""
+        reach = self._reach(step_module) if step_module is not None else None
+        rest = []
+        for module in self._unscanned:
+            if reach is None or os.path.abspath(module.path) in reach:
+                self._scan(module)
+            else:
+                rest.append(module)
+        self._unscanned = rest
+
+    def _reach(self, step_module: ModuleSummary) -> set[str] | None:
+        """The absolute paths of the run's files whose text, followed through the files it can name, can name the
+        file of ``step_module``: its stem (``billing`` of ``billing.py`` and of ``billing/__init__.py``), then
+        theirs. None: the loader cannot tell."""
+        found = self._reaches.get(step_module.path)
+        if found is not None:
+            return found
+        spelling = getattr(self.analysis.loader, "spelling", None)
+        if spelling is None:
+            return None
+        rest = {m.path for m in self.analysis.reported} | {
+            path for paths in (getattr(self.analysis.loader, "discovered", None) or {}).values() for path in paths}
+        reach = {step_module.path}
+        rest -= reach
+        words = new = {_stem(step_module.path)}
+        while new and rest:
+            spelled = spelling(rest, new)
+            reach |= spelled
+            rest -= spelled
+            new = {_stem(path) for path in spelled} - words
+            words = words | new
+        found = self._reaches[step_module.path] = {os.path.abspath(path) for path in reach}
+        return found
 
     def _run_modules(self) -> list[ModuleSummary]:
         """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders) that can
@@ -250,6 +297,13 @@ def _holders(module: ModuleSummary) -> list[FunctionSummary]:
     return [f for f in module.functions
             if f.qualname in decorating or any(call.kwarg(KEYWORD) is not None and _receiver(call.func) is not None
                                                for call in iter_calls(f.body))]
+
+
+def _stem(path: str) -> str:
+    """The name an import spells to load the file at ``path``: its own, or its folder's for a package."""
+    head, tail = os.path.split(path)
+    name = tail.split(".", 1)[0]
+    return os.path.basename(head) if name == "__init__" else name
 
 
 def _final_frame(unit: Unit, function: FunctionSummary) -> Frame:

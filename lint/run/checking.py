@@ -11,6 +11,7 @@ one rule on one module becomes that module's STP900 finding.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Callable, Mapping
@@ -115,6 +116,7 @@ def analyze(
     """
     checking = Checking(settings, summaries, summarize=summarize, search_roots=search_roots_for(settings, []))
     seed_sources(checking.analysis, sources)  # fixes are made from this text, not from the file on disk
+    checking.loader.texts.update((os.path.abspath(path), data) for path, data in (sources or {}).items())
     findings = [checking.findings(summary) for summary in summaries]
     return checking.concluded(findings, use_noqa, reportable=checking.loader.unchecked.__contains__)
 

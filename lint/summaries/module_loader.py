@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from typing import Callable
+from typing import Callable, Iterable
 
 from steplint.core.summary import ModuleSummary
 from steplint.source.import_search import ImportSearch, importable
@@ -37,6 +37,9 @@ class ModuleLoader:
         search_roots: list[str] | None = None,
     ):
         self.known: dict[str, ModuleSummary] = {os.path.abspath(s.path): s for s in summaries}
+        #: The bytes of files linted from memory (stdin, an editor's buffer), by absolute path: what ``spelling``
+        #: reads instead of the file on disk.
+        self.texts: dict[str, bytes] = {}
         self.discovered = discovered or {}
         self.unchecked = {os.path.normpath(p) for paths in self.discovered.values() for p in paths}
         self.summarize = summarize
@@ -84,6 +87,25 @@ class ModuleLoader:
             return not data.isascii() and identifier in unicodedata.normalize("NFKC", decode_source(data))
         except (OSError, ValueError):
             return True
+
+    def spelling(self, paths: Iterable[str], identifiers: Iterable[str]) -> set[str]:
+        """The ``paths`` whose text can spell one of the ASCII ``identifiers`` (as ``may_name`` reads a file, but
+        for a summarized file too: its text is read again, or taken from ``texts`` where it came from a buffer)."""
+        wanted = [identifier.encode() for identifier in identifiers]
+        found: set[str] = set()
+        for path in paths:
+            data = self.texts.get(os.path.abspath(path))
+            try:
+                if data is None:
+                    with open(path, "rb") as source:
+                        data = source.read()
+                if any(identifier in data for identifier in wanted) or (not data.isascii() and any(
+                        identifier.decode() in unicodedata.normalize("NFKC", decode_source(data))
+                        for identifier in wanted)):
+                    found.add(path)
+            except (OSError, ValueError):
+                found.add(path)  # cannot be read: it may
+        return found
 
     def _load_for(self, name: str, path: str) -> ModuleSummary:
         self.loaded.setdefault(name, []).append(path)
