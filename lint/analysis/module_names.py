@@ -162,19 +162,23 @@ class MafReach:
 
 class MafNames:
     """``module_level_values`` of a name read in a scope, where only the modules ``MafReach`` accepts are read,
-    once per (module, scope, name) (an ``Analysis`` service): a body reads the same names many times, and a
-    version-dependent rule asks again in each epoch its file's target admits."""
+    once per (scope, name) of the module being checked (an ``Analysis`` service): a body reads the same names
+    many times, and a version-dependent rule asks again in each epoch its file's target admits. The rules are
+    run module by module, so only the current module's answers are kept."""
 
     def __init__(self, analysis) -> None:  # noqa: ANN001 - an Analysis (a layer above)
         self.engine: Engine = analysis.engine
         self.index: ProjectIndex = analysis.index
         self.reaches = analysis.service(MafReach).reaches
-        self._values: dict[tuple[str, str | None, str], Values] = {}
+        self._module: str | None = None
+        self._values: dict[tuple[str | None, str], Values] = {}
 
     def values(self, module: ModuleSummary, scope: FunctionSummary | None, expr: object) -> Values:
         if not isinstance(expr, Ref):
             return EMPTY
-        key = (module.path, scope.qualname if scope is not None else None, expr.dotted)
+        if module.path != self._module:
+            self._module, self._values = module.path, {}
+        key = (scope.qualname if scope is not None else None, expr.dotted)
         found = self._values.get(key)
         if found is None:
             found = self._values[key] = module_level_values(self.engine, self.index, module, scope, expr, self.reaches)
