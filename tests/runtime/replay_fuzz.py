@@ -198,21 +198,35 @@ def _right(phase: Phase, program: Program) -> bool:
 
 
 def _allowed_error(phase: Phase, alone: Phase, program: Program, policy: str) -> bool:
-    """The shim raised nothing MAF alone did not raise (but the crash), but a real mismatch under "error"."""
+    """The shim raised nothing MAF alone did not raise (but the crash), but a real mismatch under "error": MAF
+    alone's run of the program went wrong, or every entry the shim refused was another call's (the run's cache
+    said so at the refusal). The second reading is needed where gathered siblings reach MAF's call counter in
+    another order than in MAF alone's runs (a file storage's saves run in threads; a pause's replay, where a
+    flaky sibling no longer fails first), so MAF alone can be right where the shim meets another call's entry."""
     if phase.error is None or isinstance(phase.error, runner.Crash) or type(phase.error) is type(alone.error):
         return True
-    return policy == "error" and _reordered(program, alone) and isinstance(phase.error, ReplayMismatchError)
+    if policy != "error" or not isinstance(phase.error, ReplayMismatchError):
+        return False
+    refused = phase.trace.refused
+    return _reordered(program, alone) or (bool(refused) and all(
+        maker is not None and maker != label for label, _key, maker in refused))
 
 
-def _reordered(program: Program, alone: Phase) -> bool:
-    """The calls came in another order: the generator's, or gathered calls scheduled otherwise (MAF alone was wrong)."""
-    return program.reordered or bool(alone.trace.wrong)
+def _reordered(program: Program, alone: Phase, phase: Phase | None = None) -> bool:
+    """The calls came in another order: the generator's, or gathered calls scheduled otherwise (MAF alone was wrong,
+    or in *phase* a top-level call took another's entry: top-level keys are MAF's own in every mode, so that was
+    MAF's call counter meeting the siblings in another order than the run that made the entry, a file storage's
+    threaded saves or a pause's replay having moved them)."""
+    if program.reordered or alone.trace.wrong:
+        return True
+    top = {call.label for group in program.second for call in group.calls}
+    return phase is not None and any(label in top for label, _ in phase.trace.wrong)
 
 
 def _other_value_holds(phase: Phase, alone: Phase, program: Program, policy: str, legacy: bool = False) -> bool:
     """*legacy*: the run took a cache made by a run without the shim, which it says (``UnverifiedReplayWarning``)."""
     said = policy == "warn" and phase.warned > 0 or legacy and phase.unverified > 0
-    return not phase.trace.wrong or said or (policy == "off" and _reordered(program, alone))
+    return not phase.trace.wrong or said or (policy == "off" and _reordered(program, alone, phase))
 
 
 def ran_again(phases: Phases) -> set[str]:
@@ -229,7 +243,7 @@ def judge_resume(tally: Tally, program: Program, mode: str, policy: str, phases:
     tally.judge("other_value", holds, f"{where} got {wrong}")
     # after a mismatch, the call whose entry another call took misses and runs ("warn"), as does a sibling
     # that started before the mismatch stopped the run ("error"); under "rerun" the body runs by design
-    rerun_allowed = report.mismatched > 0 or (policy == "off" and _reordered(program, alone[2]))
+    rerun_allowed = report.mismatched > 0 or (policy == "off" and _reordered(program, alone[2], resumed))
     # MAF alone runs some again too (a retried call's failed attempt took the fingerprint occurrence 0)
     again = sorted(ran_again(phases) - ran_again(alone))
     if policy == "off":  # a shared load is adopted by its record, which "off" does not write (README, limits)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, PrivateAttr, computed_field
 from agent_framework._workflows._functional import get_run_context
 from replay_fuzz_model import MEMO_LABEL, Call, Color, Group, canonical, color_of, expected_value, walk
 
+from steplint.runtime_shim import ReplayMismatchError
 from steplint.runtime_shim.run_state import run_state_of
 
 
@@ -69,6 +70,8 @@ class Trace:
     contexts: list[weakref.ref[Any]] = field(default_factory=list)  # every run's RunContext, to see it go
     memo_checked: set[str] = field(default_factory=set)  # the shared load's value was checked at its await
     shimmed: list[bool] = field(default_factory=list)  # per run: whether it started under the shim
+    # each ReplayMismatchError raised: the refused call's label, the key, the label of the call that made the entry
+    refused: list[tuple[str, str, str | None]] = field(default_factory=list)
 
 
 PLAN: dict[str, Any] = {"top": (), "calls": {}, "memo": False, "install": None}
@@ -172,10 +175,23 @@ async def invoke(call: Call) -> Any:
             value = await start(call)
         except Flaky:
             continue
+        except ReplayMismatchError as error:
+            TRACE[0].refused.append((call.label, error.key, _maker_of(error.key)))
+            raise
         if canonical(value) != expected_value(call):
             TRACE[0].wrong.append((call.label, canonical(value)))
         return value
     raise AssertionError(f"{call.label} failed twice")
+
+
+def _maker_of(key: str) -> str | None:
+    """The label of the call whose result the run's cache holds under *key* (as checkpoints spell it: 1.18/1.19
+    key the cache by ``(name, index)``). Read from MAF's own dict: the shim's export hook writes records."""
+    for cached, value in getattr(get_run_context(), "_step_cache", {}).items():
+        spelled = f"{cached[0]}::{cached[1]}" if isinstance(cached, tuple) else cached
+        if spelled == key:
+            return value[0] if isinstance(value, (list, tuple)) and value and isinstance(value[0], str) else None
+    return None
 
 
 async def gathered(calls: tuple[Call, ...]) -> list[Any]:

@@ -71,3 +71,41 @@ def test_a_call_keyed_by_its_identity_never_takes_a_call_order_entry_of_another_
         judge(tally, program, "scoped", policy, run_configuration(program, "scoped", policy), alone)
     assert tally.checks["shim_raised"] and tally.checks["other_value"], tally.describe()
     assert not any(tally.violations.values()), tally.describe()
+
+
+def test_the_judge_takes_a_refusal_only_of_another_calls_entry() -> None:
+    """Seed 106 (1.18, file storage, a flaky sibling in a gather, a pause): the resumed run's siblings reach MAF's
+    call counter in another order than in MAF alone's runs, depending on the storage's threaded saves, so MAF
+    alone's run is no oracle there. The judge reads who made the refused entry from the run's cache instead: the
+    refusal stands when the entry is another call's, and is a violation when it is the refused call's own."""
+    from replay_fuzz import Phase, _allowed_error
+    from replay_fuzz_runner import Trace
+
+    from steplint.runtime_shim import ReplayMismatchError
+
+    program = dataclasses.replace(generate(106), first=generate(106).second)  # not reordered by the generator
+    alone = Phase([], None, Trace(), None, 0)
+
+    def resumed(refused: list) -> Phase:
+        return Phase(None, ReplayMismatchError("alpha", "alpha::1", ["argument 'opts'"]), Trace(refused=refused), None, 0)
+
+    assert _allowed_error(resumed([("c10", "alpha::1", "c1")]), alone, program, "error")
+    assert not _allowed_error(resumed([("c10", "alpha::1", "c10")]), alone, program, "error")  # its own entry
+    assert not _allowed_error(resumed([("c10", "alpha::1", None)]), alone, program, "error")  # no entry found
+    assert not _allowed_error(resumed([("c10", "alpha::1", "c1")]), alone, program, "warn")  # only "error" raises
+
+
+def test_the_judge_reads_a_top_level_call_given_another_calls_entry_as_a_reorder() -> None:
+    """Top-level keys are MAF's own in every mode: a top-level call given another's entry (c10 given c1's) shows
+    the siblings met MAF's counter in another order; a nested call given another's entry (c11, a child of c10)
+    shows nothing by itself (under scoped keys it could be the shim's doing)."""
+    from replay_fuzz import Phase, _reordered
+    from replay_fuzz_runner import Trace
+
+    program = dataclasses.replace(generate(106), first=generate(106).second)
+    alone = Phase([], None, Trace(), None, 0)
+    top = Phase([], None, Trace(wrong=[("c10", ["c1", "blue", None])]), None, 0)
+    nested = Phase([], None, Trace(wrong=[("c11", ["c14", "red", None])]), None, 0)
+    assert _reordered(program, alone, top)
+    assert not _reordered(program, alone, nested)
+    assert not _reordered(program, alone)
