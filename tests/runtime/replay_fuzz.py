@@ -33,7 +33,6 @@ import gc
 import logging
 import tempfile
 import warnings
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
