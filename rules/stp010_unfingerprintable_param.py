@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
+from steplint.analysis.fingerprint import fingerprinted_literal
 from steplint.analysis.program import Analysis
 from steplint.rules.base import CALL_ORDER, Rule
 from steplint.core.summary import ModuleSummary
@@ -28,7 +29,9 @@ class UnfingerprintableParam(Rule):
     `str`, `bytes`, `list`, `tuple`, `frozenset` and `str`-keyed mappings.
     Any other argument makes every call of the step fall back to the
     call-order key, which replays the wrong cached result when steps are
-    nested or calls are concurrent.
+    nested or calls are concurrent. MAF hashes the values a call binds, its
+    defaults applied, so a call that leaves `options: Options | None = None`
+    to its default keeps its identity; the message says so.
 
     Known limit: a project that never resumes a run (no checkpoint
     storage, no `run(checkpoint_id=...)`, no `request_info` answered with
@@ -119,11 +122,17 @@ async def tick(job: Job, tags: dict[str, list[int]], ctx: RunContext) -> str:
             return
         for step in analysis.steps_in(module):
             for found in analysis.unfingerprintable_params(step):
+                param = found.param
+                if param.default is not None and fingerprinted_literal(param.default):
+                    # MAF fingerprints the bound values, defaults applied: leaving the default keeps the identity
+                    calls = (f"every call of '{step.display}' that passes one falls back to the call-order cache "
+                             "key (a call that leaves the default does not)")
+                else:
+                    calls = f"every call of '{step.display}' falls back to the call-order cache key"
                 yield analysis.diagnostic(
                     step.module,
-                    found.param.span,
+                    param.span,
                     UnfingerprintableParam,
-                    f"parameter '{found.param.name}' of step '{step.display}' {found.verdict.reason}, which MAF "
-                    f"cannot fingerprint: every call of '{step.display}' falls back to the call-order cache key; "
-                    "pass fingerprintable data or add replay_key=...",
+                    f"parameter '{param.name}' of step '{step.display}' {found.verdict.reason}, which MAF "
+                    f"cannot fingerprint: {calls}; pass fingerprintable data or add replay_key=...",
                 )

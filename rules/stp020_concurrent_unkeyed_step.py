@@ -9,7 +9,7 @@ from steplint.analysis.flow import HandedOver, ModuleFlow, callers_chain, unit_d
 from steplint.analysis.values import CoroutineValue, FunctionValue, StepValue
 from steplint.analysis.graph_pins import PIN_CALL_AND_CALLEE
 from steplint.rules.base import CALL_ORDER, Rule
-from steplint.core.summary import ModuleSummary, Span
+from steplint.core.summary import CallExpr, ModuleSummary, Span, iter_calls
 
 class ConcurrentUnkeyedStep(Rule):
     """
@@ -162,7 +162,8 @@ async def pipeline(labels: list[str]) -> list[str]:
         callee = coroutine.callee
         if isinstance(callee, StepValue) and callee.kind == "step":
             step = analysis.step_for(callee)
-            reason = analysis.call_order_reason(step) if step is not None else None
+            # MAF fingerprints the values the call binds: a literal or a default it takes is no reason
+            reason = analysis.call_order_reason(step, _call_at(*place)) if step is not None else None
             if step is None or reason is None:
                 return None
             subject = f"step '{step.display}' runs in another task ({how})"
@@ -194,6 +195,14 @@ def _place(analysis: Analysis, coroutine: CoroutineValue) -> tuple[ModuleSummary
         return None
     module = analysis.engine.modules_by_path.get(coroutine.site[0])
     return (module, Span(*coroutine.site[1:5])) if module is not None else None
+
+
+def _call_at(module: ModuleSummary, span: Span) -> CallExpr | None:
+    for function in module.functions:
+        for call in iter_calls(function.body):
+            if call.span == span:
+                return call
+    return None
 
 
 def _qualified(step: Decorated) -> str:

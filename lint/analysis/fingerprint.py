@@ -415,3 +415,19 @@ def is_enum(index: ProjectIndex, target: Target | None) -> bool:
         factory = index.resolve(target.module, target.scope, target.binding.value.func)
         return factory is not None and factory.kind == "external" and factory.name in _ENUM_FACTORIES
     return False
+
+
+def fingerprinted_literal(expr: object) -> bool:
+    """A literal MAF's step identity takes (``_canonicalize_step_identity_value``): None, a bool, an int, a finite
+    float, a str or bytes, and lists, tuples and str-keyed dicts of them (a set is not; a frozenset or complex
+    value is no literal here)."""
+    if isinstance(expr, Const):
+        value = expr.value
+        return value is None or type(value) in (bool, int, str, bytes) or (
+            type(value) is float and value == value and value not in (float("inf"), float("-inf")))
+    if isinstance(expr, Display) and expr.kind in ("list", "tuple"):
+        return all(fingerprinted_literal(item) for item in expr.items)
+    if isinstance(expr, Display) and expr.kind == "dict":
+        return all(isinstance(key, Const) and type(key.value) is str for key in expr.keys) and all(
+            fingerprinted_literal(item) for item in expr.items)
+    return False

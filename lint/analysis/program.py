@@ -14,7 +14,7 @@ from typing import Iterator, TypeVar
 
 from steplint.core.diagnostics import ERROR, WARNING, Diagnostic
 from steplint.analysis.durability import DurabilityJudge, State, value_state
-from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, parse_annotation
+from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, fingerprinted_literal, parse_annotation
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ModuleFinder, ProjectIndex, Target
 from steplint.analysis.interpreter import Engine
@@ -30,6 +30,7 @@ from steplint.core.summary import (
     Param,
     Ref,
     Span,
+    Starred,
 )
 from steplint.core.framework_versions import FINGERPRINT_VERSION, NEWEST, Version
 
@@ -475,19 +476,24 @@ class Analysis:
                 return owner
         return None
 
-    def call_order_reason(self, item: Decorated) -> str | None:
-        """Why MAF keys this step by call order (always before 1.20), or None when it does not.
+    def call_order_reason(self, item: Decorated, call: CallExpr | None = None) -> str | None:
+        """Why MAF keys this step (or its ``call``) by call order (always before 1.20), or None when it does not.
 
         From 1.20 a step gets no replay identity, without ``replay_key``, when an
         argument cannot be fingerprinted or its wrapper state is not durable
-        (a closure, a non-durable default, made during a run).
+        (a closure, a non-durable default, made during a run). MAF fingerprints the
+        values a call binds (defaults applied), so with ``call`` a parameter whose
+        annotation it cannot fingerprint counts only where the call may bind it to
+        such a value: not where it binds a literal MAF fingerprints, nor where it
+        leaves the parameter to such a default (``options: Options | None = None``).
         """
         if not self.fingerprints:
             return "every step is keyed by call order before 1.20"
         if item.has_replay_key:
             return None
         for found in self.unfingerprintable_params(item):
-            return f"parameter '{found.param.name}' {found.verdict.reason}"
+            if call is None or not self._binds_literal(item, found.param, call):
+                return f"parameter '{found.param.name}' {found.verdict.reason}"
         captured = self.captured_names(item)
         if captured:
             return f"it captures {', '.join(repr(name) for name in captured)} from its enclosing function"
@@ -497,6 +503,29 @@ class Analysis:
         if owner is not None:
             return f"it is made while {owner.kind} '{owner.display}' runs"
         return None
+
+    def _binds_literal(self, item: Decorated, param: Param, call: CallExpr) -> bool:
+        """Whether ``call`` surely binds ``param`` of the step to a value MAF fingerprints, by its literals: what
+        the call passes for it, or its default. A ``*``/``**`` argument, a method form or a parameter the call
+        may fill otherwise: not known (False)."""
+        body = item.body
+        if body is None or self.method_form(item) is not None or any(isinstance(arg, Starred) for arg in call.args) \
+                or any(name == "**" for name, _ in call.kwargs):
+            return False
+        scope = self.index.function(item.module, body.parent)
+        params = [p for p in body.params if not self.is_context_param(item.module, scope, p)]
+        positional = [p for p in params if p.kind in ("posonly", "normal")]
+        named = {p.name for p in params if p.kind in ("normal", "kwonly")}
+        if param.kind == "vararg":
+            return all(fingerprinted_literal(arg) for arg in call.args[len(positional):])
+        if param.kind == "kwarg":
+            return all(fingerprinted_literal(value) for name, value in call.kwargs if name not in named)
+        passed = dict(call.kwargs)
+        if param in positional and positional.index(param) < len(call.args):
+            return fingerprinted_literal(call.args[positional.index(param)])
+        if param.kind != "posonly" and param.name in passed:
+            return fingerprinted_literal(passed[param.name])
+        return param.default is not None and fingerprinted_literal(param.default)
 
     def falls_back_to_call_order(self, item: Decorated) -> bool:
         """Whether MAF keys this step by call order (always before 1.20)."""
@@ -540,3 +569,4 @@ def _kind(name: str | None) -> str | None:
 
 def _display(qualname: str) -> str:
     return qualname.replace(".<locals>", "")
+

@@ -534,3 +534,41 @@ def test_a_wrapper_passing_replay_key_raises_type_error_before_1_20(make, refuse
             make(wrappers)
     else:
         assert isinstance(make(wrappers), maf.StepWrapper)
+
+
+@dataclasses.dataclass
+class FetchOptions:
+    verbose: bool = False
+
+
+@step
+async def fetch_page(url: str, options: FetchOptions | None = None) -> str:
+    return url
+
+
+@step
+async def send_mail(to: str, attachments: list[FetchOptions]) -> str:
+    return to
+
+
+@workflow(name="bound-literals")
+async def bound_literals(url: str) -> list[str]:
+    return list(await asyncio.gather(fetch_page(url), fetch_page(url, None), send_mail(url, []),
+                                     send_mail(url, attachments=[])))
+
+
+@workflow(name="bound-dataclass")
+async def bound_dataclass(url: str) -> list[str]:
+    return list(await asyncio.gather(fetch_page(url, FetchOptions())))
+
+
+def test_a_concurrent_call_is_refused_by_the_values_it_binds_not_by_the_annotations():
+    """STP020 (fixtures/stp020_bound_values.py): MAF fingerprints the bound arguments with their defaults applied,
+    so a parameter annotated with a dataclass is no reason where the call leaves it to ``None`` or passes ``[]``;
+    passing the dataclass is."""
+    assert _checkpointed_run(bound_literals, "u") is None
+    error = _checkpointed_run(bound_dataclass, "u")
+    if HAS_FINGERPRINTS:
+        assert isinstance(error, ValueError) and "concurrent" in str(error)
+    else:
+        assert error is None  # every key is call order: nothing is refused
