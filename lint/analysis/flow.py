@@ -228,10 +228,13 @@ class ProtocolCalls(dict):
 
 
 def candidates(values: Values) -> int:
-    """How many values a callee may be, the unknown aside (for "one of N values")."""
+    """How many values a callee may be, the unknown aside (for "one of N values"). A class's methods recorded at
+    its call (``__init__``, ``__post_init__``: Python runs them for the call) are part of the class, not others."""
     if isinstance(values, ProtocolCalls):
         return 1 if values else 0
-    return len([v for v in values if v is not UNKNOWN and not isinstance(v, (ContainerValue, ExternalValue))])
+    classes = {(v.path, v.qualname) for v in values if isinstance(v, ClassValue)}
+    return len([v for v in values if v is not UNKNOWN and not isinstance(v, (ContainerValue, ExternalValue))
+                and not (isinstance(v, FunctionValue) and (v.path, v.qualname.rpartition(".")[0]) in classes)])
 
 
 def function_of(unit: Unit) -> FunctionValue | None:

@@ -45,6 +45,9 @@ MAX_CONTEXTS = 8
 MAX_UNITS = 20_000  # per session: past it, new calls are not followed (their result is unknown)
 
 
+#: ``class Route(TypedDict)``: calling the class builds a plain dict of its keyword arguments.
+_TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+
 class Calls:
     """What calling each kind of value does (``_CALLERS``), and the units calls run."""
 
@@ -126,6 +129,9 @@ class Calls:
         return frozenset({CoroutineValue(step, site, unit.id if unit is not None else 0)})
 
     def _instantiate(self, cls: ClassValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        if any(isinstance(owner, ExternalValue) and owner.name in _TYPED_DICTS for owner in self.session.mro(cls)):
+            self.record(frame, span, cls, None)
+            return builtin_models.call(self.session, "builtins.dict", args, kwargs, span, frame) or ONLY_UNKNOWN
         site = (frame.unit.module.path, span.line, span.col) if span is not None else (frame.unit.module.path, "raise", cls.qualname)
         instance = InstanceValue(cls, site, self.session.id)
         frame.mark_fresh(instance)
@@ -139,6 +145,7 @@ class Calls:
             functions = [v for v in init if isinstance(v, FunctionValue)]
             if not init and self.session.read_cell(owner, RECORD_FIELDS):
                 self._dataclass_init(instance, args, kwargs, frame)
+                self._post_init(instance, span, frame)
                 break
             if init:
                 for function in functions:
@@ -163,6 +170,17 @@ class Calls:
             values = args[position] if position < spread else ONLY_UNKNOWN if spread < len(args) else given.get(name)
             if values is not None:
                 session.store_attribute(instance, name, values, frame)
+
+    def _post_init(self, instance: InstanceValue, span: Span | None, frame: Frame) -> None:
+        """The ``__init__`` ``@dataclass`` generates ends with ``self.__post_init__()`` where the class has one."""
+        for owner in self.session.mro(instance.cls):
+            if not isinstance(owner, ClassValue):
+                break
+            functions = [v for v in self.session.read_cell(owner, "__post_init__") if isinstance(v, FunctionValue)]
+            for function in functions:
+                self.record(frame, span, function, self.unit_for(function, instance, [], [], frame))
+            if functions:
+                break
 
     def _call_external(self, callee: ExternalValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         self.record(frame, span, callee, None)
