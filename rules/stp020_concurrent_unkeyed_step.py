@@ -5,6 +5,7 @@ from typing import Iterator
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.builtin_models import spawners_for
+from steplint.analysis.fingerprint import unfingerprintable_values
 from steplint.analysis.flow import HandedOver, ModuleFlow, callers_chain, unit_display, unit_qualified
 from steplint.analysis.values import CoroutineValue, FunctionValue, StepValue
 from steplint.analysis.graph_pins import PIN_CALL_AND_CALLEE
@@ -32,7 +33,14 @@ class ConcurrentUnkeyedStep(Rule):
 
     "Without a replay identity" is MAF's own test (1.20+): no `replay_key`,
     and an argument that cannot be fingerprinted (STP010's test), a closure
-    (STP012), a non-durable default (STP013), or made during a run.
+    (STP012), a non-durable default (STP013), or made during a run. MAF
+    judges the values each call binds, its defaults applied, so a parameter
+    STP010 reports is no reason where the call leaves it to a `None` default
+    or passes a literal MAF fingerprints (`[]`, `"x"`); and a value its
+    annotation does not foresee is one: an instance of a class of yours (a
+    `str` Enum member given to a `str` parameter, a NamedTuple to a `tuple`
+    one, a dataclass to an unannotated one), or a list, tuple or dict of
+    only such, as the analysis follows the call's arguments.
 
     Silent: on 1.19 and older, which have no replay identity to check; in
     plain functions no workflow or step body calls (tests and scripts call
@@ -162,8 +170,11 @@ async def pipeline(labels: list[str]) -> list[str]:
         callee = coroutine.callee
         if isinstance(callee, StepValue) and callee.kind == "step":
             step = analysis.step_for(callee)
-            # MAF fingerprints the values the call binds: a literal or a default it takes is no reason
+            # MAF fingerprints the values the call binds: a literal or a default it takes is no reason, and a value
+            # the annotation does not foresee (an enum member for a `str`) is one
             reason = analysis.call_order_reason(step, _call_at(*place)) if step is not None else None
+            if step is not None and reason is None and analysis.fingerprints:
+                reason = _bound_value_reason(analysis, step, coroutine)
             if step is None or reason is None:
                 return None
             subject = f"step '{step.display}' runs in another task ({how})"
@@ -195,6 +206,21 @@ def _place(analysis: Analysis, coroutine: CoroutineValue) -> tuple[ModuleSummary
         return None
     module = analysis.engine.modules_by_path.get(coroutine.site[0])
     return (module, Span(*coroutine.site[1:5])) if module is not None else None
+
+
+def _bound_value_reason(analysis: Analysis, step: Decorated, coroutine: CoroutineValue) -> str | None:
+    """Why MAF cannot fingerprint what this call binds, by the values the analysis gave the step's run of it."""
+    unit = analysis.engine.units.get(coroutine.unit)
+    if unit is None or unit.wide or step.has_replay_key or step.body is None:
+        return None
+    scope = analysis.index.function(step.module, step.body.parent)
+    for param, values in zip(unit.summary.params, unit.params):
+        if analysis.is_context_param(step.module, scope, param):
+            continue
+        what = unfingerprintable_values(unit.session, values)
+        if what is not None:
+            return f"parameter '{param.name}' is given {what}, which MAF does not fingerprint"
+    return None
 
 
 def _call_at(module: ModuleSummary, span: Span) -> CallExpr | None:

@@ -13,6 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from steplint.analysis.index import ProjectIndex, Target
+from steplint.analysis.values import ContainerValue, ExternalValue, InstanceValue
 from steplint.summaries.builder import to_expr
 from steplint.core.summary import (
     CallExpr,
@@ -431,3 +432,38 @@ def fingerprinted_literal(expr: object) -> bool:
         return all(isinstance(key, Const) and type(key.value) is str for key in expr.keys) and all(
             fingerprinted_literal(item) for item in expr.items)
     return False
+
+
+#: Outside bases a class of the analyzed code may have while its instances stay surely outside MAF's step identity,
+#: which takes a value only of exactly ``None``, ``bool``, ``int``, ``float``, ``complex``, ``str``, ``bytes``,
+#: ``list``, ``tuple`` or ``frozenset`` (``type(value) is str``: a subclass is refused), or any ``Mapping``. A class
+#: with any other outside base might be a Mapping, so its instances are not judged.
+_NEVER_MAPPING_BASES = frozenset({
+    "builtins.object", "builtins.str", "builtins.int", "builtins.float", "builtins.bytes", "builtins.tuple",
+    "builtins.list", "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "typing.NamedTuple",
+    "pydantic.BaseModel", "pydantic.main.BaseModel",
+})
+
+
+def unfingerprintable_values(session, values, depth: int = 2) -> str | None:  # noqa: ANN001 - a value-flow session
+    """What ``values`` (every value one parameter of a call may be bound to) surely are, where MAF cannot fingerprint
+    any of them: instances of classes of the analyzed code (a dataclass, an enum member, a ``str`` subclass, a
+    NamedTuple), or lists, tuples and dicts whose every item is such; None where any value may be fingerprinted or is not
+    known."""
+    if not values:
+        return None
+    described: set[str] = set()
+    for value in values:
+        if isinstance(value, InstanceValue):
+            bases = [owner for owner in session.mro(value.cls) if isinstance(owner, ExternalValue)]
+            if any(base.name not in _NEVER_MAPPING_BASES for base in bases):
+                return None
+            described.add(f"a {value.cls.qualname.replace('.<locals>', '')}")
+        elif isinstance(value, ContainerValue) and value.kind in ("list", "tuple", "dict") and depth > 0:
+            inner = unfingerprintable_values(session, session.read_all_cells(value), depth - 1)
+            if inner is None:
+                return None
+            described.add(f"a {value.kind} of {inner}")
+        else:
+            return None
+    return " or ".join(sorted(described))

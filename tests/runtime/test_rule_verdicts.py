@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import enum
 import sys
 import threading
 import time
 import types
 from pathlib import Path
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 import agent_framework as maf
 import pytest
@@ -572,3 +573,48 @@ def test_a_concurrent_call_is_refused_by_the_values_it_binds_not_by_the_annotati
         assert isinstance(error, ValueError) and "concurrent" in str(error)
     else:
         assert error is None  # every key is call order: nothing is refused
+
+
+class RankTier(str, enum.Enum):
+    GOLD = "gold"
+
+
+class GridPoint(NamedTuple):
+    x: int
+
+
+@step
+async def rank_tier(tier: str) -> str:
+    return tier
+
+
+@step
+async def place_point(point: tuple) -> int:
+    return point[0]
+
+
+@workflow(name="bound-plain")
+async def bound_plain(url: str) -> list:
+    return list(await asyncio.gather(rank_tier("gold"), place_point((1,))))
+
+
+@workflow(name="bound-enum-member")
+async def bound_enum_member(url: str) -> list:
+    return list(await asyncio.gather(rank_tier(RankTier.GOLD)))
+
+
+@workflow(name="bound-named-tuple")
+async def bound_named_tuple(url: str) -> list:
+    return list(await asyncio.gather(place_point(GridPoint(1))))
+
+
+def test_a_concurrent_call_is_refused_for_a_value_its_annotation_does_not_foresee():
+    """STP020 (fixtures/stp020_bound_values.py): MAF takes exactly a str (``type(value) is str``), so a str Enum member
+    given to a ``str`` parameter, or a NamedTuple to a ``tuple`` one, has no identity: the concurrent call is refused."""
+    assert _checkpointed_run(bound_plain, "u") is None
+    for flow in (bound_enum_member, bound_named_tuple):
+        error = _checkpointed_run(flow, "u")
+        if HAS_FINGERPRINTS:
+            assert isinstance(error, ValueError) and "concurrent" in str(error), flow
+        else:
+            assert error is None, flow
