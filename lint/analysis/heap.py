@@ -2,8 +2,9 @@
 
 An object's cells live in the heap of the session that made it (its ``owner``);
 another session that writes into it writes into a layer of its own over them, so
-reads see both. Every read is noted for the fixpoint driver, and every write that
-adds values tells it what grew (``SessionApi.grew``).
+reads see both. An import's layer is seen too by the sessions whose module
+imports that module (``Engine.imports_of``). Every read is noted for the fixpoint
+driver, and every write that adds values tells it what grew (``SessionApi.grew``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,22 @@ class Heap:
         self.fields: dict[Value, set] = {}  # object -> the keys written
         self.writers: dict[tuple, int] = {}  # cell -> the unit that last wrote it, or -1 when several did
         self.global_writes: dict[tuple[str, str], Values] = {}  # (module path, name) -> values ``global`` wrote
+        self._visible: frozenset[str] | None = None  # the modules whose imports' layers this session reads
+
+    def _heaps(self, value: Value) -> tuple["Heap", ...]:
+        """The heaps a read of ``value`` consults: its owner's, the layers of the imports this session's module
+        sees (its own import's and those of the modules it imports), and this session's own."""
+        owner = self.owner_of(value)
+        layers = self.session.engine.import_layers
+        writers = layers.get(value) if layers else None
+        if not writers:
+            return (owner, self) if owner is not None and owner is not self else (self,)
+        if self._visible is None:
+            module = self.session.module
+            self._visible = self.session.engine.imports_of(module) if module is not None else frozenset()
+        seen = tuple(writer.heap for writer in writers
+                     if writer is not self.session and writer.module is not None and writer.module.path in self._visible)
+        return ((owner,) if owner is not None and owner is not self else ()) + seen + (self,)
 
     def owner_of(self, value: Value) -> "Heap | None":
         """The heap of the session that made ``value``, or None for a value without contents."""
@@ -40,22 +57,21 @@ class Heap:
         return None
 
     def read_cell(self, value: Value, key: object) -> Values:
-        """Every value the cell held: in its owner's heap, in this session's layer, and any-key writes of a container."""
-        owner = self.owner_of(value)
-        heaps = (owner.cells, self.cells) if owner is not None and owner is not self else (self.cells,)
+        """Every value the cell held: in its owner's heap, in the layers of the imports this session sees, in this
+        session's layer, and any-key writes of a container."""
         self.observed.add((value, key))
         self.observed.add((value, ANY))
         found = EMPTY
-        for heap in heaps:
-            found = found | heap.get((value, key), EMPTY)
+        for heap in self._heaps(value):
+            cells = heap.cells
+            found = found | cells.get((value, key), EMPTY)
             if key != ANY and not isinstance(key, tuple):
-                found = found | heap.get((value, ANY), EMPTY)
+                found = found | cells.get((value, ANY), EMPTY)
         return found
 
     def read_all_cells(self, value: Value) -> Values:
         """Every item of a container (its internal cells aside)."""
-        owner = self.owner_of(value)
-        heaps = (owner, self) if owner is not None and owner is not self else (self,)
+        heaps = self._heaps(value)
         self.observed.add(("all", value))
         found: set = set()
         for heap in heaps:
@@ -65,12 +81,11 @@ class Heap:
         return frozenset(found)
 
     def container_keys(self, container: ContainerValue) -> set:
-        """Every key written into ``container``, in any session."""
-        owner = self.owner_of(container)
+        """Every key written into ``container``, in the heaps a read of it consults."""
         self.observed.add(("all", container))
-        keys = set(self.fields.get(container, ()))
-        if owner is not None and owner is not self:
-            keys |= owner.fields.get(container, set())
+        keys: set = set()
+        for heap in self._heaps(container):
+            keys |= heap.fields.get(container, set())
         return keys
 
     def exact_items(self, values: Values) -> list[Values] | None:
@@ -99,7 +114,10 @@ class Heap:
     def write_cell(self, value: Value, key: object, values: Values, frame: Frame | None, exact: bool = False) -> None:
         owner = self.owner_of(value) or self
         if owner is not self and self.session.kind == "import":
-            return  # an import does not change what other modules made (see ``interpreter``'s docstring)
+            # a layer only the modules that import this one read (see ``interpreter``'s docstring)
+            writers = self.session.engine.import_layers.setdefault(value, [])
+            if self.session not in writers:
+                writers.append(self.session)
         cell = (value, key)
         before = self.cells.get(cell)  # a foreign object's cell here is this session's layer over it
         grew = False

@@ -332,6 +332,12 @@ class Statements:
             self.bind(node.name, frozenset({ExternalValue(f"{node.module}.{node.imported}")}), frame)
             return
         values = self.session.module_attribute(loaded, node.imported, frame)
+        engine = self.session.engine
+        for value in values:
+            # ``from pkg import sub`` runs the submodule's import, and what it writes (into a registry) with it
+            submodule = engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
+            if submodule is not None and submodule.module == f"{loaded.module}.{node.imported}":
+                engine.module_unit(submodule)
         self.bind(node.name, values, frame)
 
     def star_names(self, module: ModuleSummary) -> dict[str, Values]:

@@ -10,11 +10,13 @@ from it.
 
 Sessions keep results deterministic. A module's import is run once, in a
 session of its own, on top of what the modules it imports became; writes it
-makes into other modules' objects are dropped (an import cannot change what a
-module that does not import it sees). A *runtime* session runs the bodies a
-check needs (``roots``) on top of those frozen module states; its writes into
-them stay in the session. So a module's findings depend only on its own text
-and on the modules it imports, as the incremental cache requires.
+makes into other modules' objects (a plugin module registering a handler into
+a registry's dict) stay in a layer of its own, which only sessions whose module
+imports it (at any depth) read: an import cannot change what a module that does
+not import it sees. A *runtime* session runs the bodies a check needs
+(``roots``) on top of those frozen module states; its writes into them stay in
+the session. So a module's findings depend only on its own text and on the
+modules it imports, as the incremental cache requires.
 
 Within one run of a scope, names are flow-sensitive (``a = f; a = g; a()``
 calls only ``g``), and so are the literal keys and indexes of a container made
@@ -91,6 +93,28 @@ class Engine:
         self.sessions: dict[int, "Session"] = {}
         self.module_units: dict[str, Unit] = {}
         self._importing: set[str] = set()
+        #: An object another module made -> the import sessions that wrote into it (a registry filled by a plugin
+        #: module's import): what a session reads of it includes the writes of the imports it can see.
+        self.import_layers: dict[Value, list["Session"]] = {}
+        self._closures: dict[str, frozenset[str]] = {}
+
+    def imports_of(self, module: ModuleSummary) -> frozenset[str]:
+        """The paths of ``module`` and of the analyzed modules its import loads, at any depth (its top level's
+        import statements, and those of the modules they load): the imports whose writes it sees."""
+        found = self._closures.get(module.path)
+        if found is not None:
+            return found
+        seen = {module.path}
+        work = [module]
+        while work:
+            current = work.pop()
+            bodies = [current.functions[0].body, *(c.body for c in current.classes if c.parent is None)]
+            for loaded in self.imported_modules(current, import_names(bodies)):
+                if loaded.path not in seen:
+                    seen.add(loaded.path)
+                    work.append(loaded)
+        found = self._closures[module.path] = frozenset(seen)
+        return found
 
     def discard(self, session: "Session") -> None:
         """Forget a runtime session and its units: no other session holds values it made."""
