@@ -449,6 +449,8 @@ class Calls:
                 unit = session.engine.units.get(value.unit)
                 session.observed.add(("yields", value.unit))
                 found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
+                if unit is not None:  # the generator's body runs at the ``with``: up to its yield, then the rest at exit
+                    self.record(frame, span, unit.function, unit)
             else:
                 found.add(value)  # ``async with asyncio.TaskGroup() as tg``: the value the call made
         return bounded(found) if found else ONLY_UNKNOWN
