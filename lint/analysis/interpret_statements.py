@@ -21,6 +21,7 @@ from steplint.analysis.values import (
     ClassValue,
     ConstValue,
     ContainerValue,
+    DescriptorValue,
     ExternalValue,
     FunctionValue,
     ModuleValue,
@@ -35,6 +36,7 @@ from steplint.core.summary import (
     AttrTarget,
     AugAssignStmt,
     ClassStmt,
+    ClassSummary,
     Const,
     DefStmt,
     ExprStmt,
@@ -293,6 +295,7 @@ class Statements:
         members = session.class_made(cls, summary, body.env, frame)  # an enum's members replace their values
         for name, values in body.env.items():
             session.write_cell(cls, name, members.get(name, values), frame)
+        self._init_subclass(cls, summary, frame)
         values: Values = frozenset({cls})
         for decorator in reversed(summary.decorators):
             decorators = session.expr(decorator, frame)
@@ -301,6 +304,24 @@ class Statements:
             # A class decorator (dataclass, attrs) returns the class it was given, or something unknown.
             values = values | frozenset(v for v in decorated if v is not UNKNOWN) if decorated - {UNKNOWN} else values
         self.bind(node.name, values, frame)
+
+    def _init_subclass(self, cls: ClassValue, summary: ClassSummary, frame: Frame) -> None:
+        """Making a class calls its bases' ``__init_subclass__`` (an implicit classmethod: ``cls`` is the new class),
+        with the class statement's keywords: a plugin registry its subclasses fill as they are defined."""
+        session = self.session
+        for owner in session.mro(cls)[1:]:
+            if not isinstance(owner, ClassValue):
+                return  # an outside base's: not followed
+            found = session.read_cell(owner, "__init_subclass__")
+            functions = [v.function if isinstance(v, DescriptorValue) else v for v in found
+                         if isinstance(v, FunctionValue) or (isinstance(v, DescriptorValue) and v.kind == "classmethod")]
+            if not found:
+                continue
+            keywords = [(name, session.expr(keyword, frame)) for name, keyword in summary.keywords if name]
+            for function in functions:
+                if isinstance(function, FunctionValue):
+                    session.unit_for(function, cls, [], keywords, frame)
+            return
 
     # --- imports ----------------------------------------------------------------------------
 
