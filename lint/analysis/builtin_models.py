@@ -134,6 +134,17 @@ def _partial(session: ModelSession, args: list, kwargs: list, span: Span | None,
     return frozenset({partial})
 
 
+def _namespace(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``types.SimpleNamespace(a=f, **d)``: an object whose attributes are its keyword arguments."""
+    if args or any(name == "**" for name, _ in kwargs):
+        return ONLY_UNKNOWN
+    cls = ClassValue("types", "SimpleNamespace", 0)
+    instance = InstanceValue(cls, _site(span, frame, "namespace"), session.id)
+    for name, values in kwargs:
+        session.store_attribute(instance, name, values, frame)
+    return frozenset({instance})
+
+
 def _first(args: list) -> Values:
     positional = _args(args)
     return positional[0] if positional else EMPTY
@@ -517,6 +528,7 @@ _HANDLERS: dict[str, Model] = {
     "itertools.starmap": _starmap,
     "operator.call": _operator_call,
     "operator.itemgetter": _getter("#itemgetter"),
+    "types.SimpleNamespace": _namespace,
     "operator.attrgetter": _getter("#attrgetter"),
     "dataclasses.dataclass": _class_decorator("dataclasses.dataclass()"),
     "dataclasses.dataclass()": _identity,
