@@ -18,6 +18,7 @@ from steplint.analysis.values import (
     ANY,
     RECORD_FIELDS,
     EMPTY,
+    BoundMethod,
     ClassValue,
     ONLY_UNKNOWN,
     UNKNOWN,
@@ -143,6 +144,15 @@ def _namespace(session: ModelSession, args: list, kwargs: list, span: Span | Non
     for name, values in kwargs:
         session.store_attribute(instance, name, values, frame)
     return frozenset({instance})
+
+
+def _method_type(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``types.MethodType(f, obj)``: ``f`` bound to ``obj``, which a call passes first."""
+    positional = _args(args)
+    if len(positional) != 2 or kwargs:
+        return ONLY_UNKNOWN
+    return frozenset(BoundMethod(function, receiver) for function in positional[0] if isinstance(function, FunctionValue)
+                     for receiver in positional[1]) or ONLY_UNKNOWN
 
 
 def _first(args: list) -> Values:
@@ -529,6 +539,7 @@ _HANDLERS: dict[str, Model] = {
     "operator.call": _operator_call,
     "operator.itemgetter": _getter("#itemgetter"),
     "types.SimpleNamespace": _namespace,
+    "types.MethodType": _method_type,
     "operator.attrgetter": _getter("#attrgetter"),
     "dataclasses.dataclass": _class_decorator("dataclasses.dataclass()"),
     "dataclasses.dataclass()": _identity,
