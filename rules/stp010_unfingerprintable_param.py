@@ -6,7 +6,7 @@ from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.fingerprint import fingerprinted_literal
 from steplint.analysis.program import Analysis
 from steplint.rules.base import CALL_ORDER, Rule
-from steplint.core.summary import ModuleSummary
+from steplint.core.summary import Const, ModuleSummary
 
 
 class UnfingerprintableParam(Rule):
@@ -123,7 +123,9 @@ async def tick(job: Job, tags: dict[str, list[int]], ctx: RunContext) -> str:
         for step in analysis.steps_in(module):
             for found in analysis.unfingerprintable_params(step):
                 param = found.param
-                if param.default is not None and fingerprinted_literal(param.default):
+                # a default MAF counts as durable wrapper state only when it is immutable: `[]` makes every call fall
+                # back (STP013), whatever the call passes
+                if isinstance(param.default, Const) and fingerprinted_literal(param.default):
                     # MAF fingerprints the bound values, defaults applied: leaving the default keeps the identity
                     calls = (f"every call of '{step.display}' that passes one falls back to the call-order cache "
                              "key (a call that leaves the default does not)")

@@ -172,7 +172,7 @@ async def pipeline(labels: list[str]) -> list[str]:
             step = analysis.step_for(callee)
             # MAF fingerprints the values the call binds: a literal or a default it takes is no reason, and a value
             # the annotation does not foresee (an enum member for a `str`) is one
-            reason = analysis.call_order_reason(step, _call_at(*place)) if step is not None else None
+            reason = analysis.call_order_reason(step, _direct_call(analysis, *place, step)) if step is not None else None
             if step is not None and reason is None and analysis.fingerprints:
                 reason = _bound_value_reason(analysis, step, coroutine)
             if step is None or reason is None:
@@ -223,11 +223,19 @@ def _bound_value_reason(analysis: Analysis, step: Decorated, coroutine: Coroutin
     return None
 
 
-def _call_at(module: ModuleSummary, span: Span) -> CallExpr | None:
+def _direct_call(analysis: Analysis, module: ModuleSummary, span: Span, step: Decorated) -> CallExpr | None:
+    """The call at ``span`` where it names the step itself, so its arguments are all the step is given (through
+    ``functools.partial`` or a wrapper the call binds only some of them: None, and the annotations judge)."""
+    body = step.body
     for function in module.functions:
         for call in iter_calls(function.body):
-            if call.span == span:
-                return call
+            if call.span != span:
+                continue
+            scope = None if function.qualname == "<module>" else function
+            target = analysis.index.resolve(module, scope, call.func)
+            named = target is not None and target.function is not None and target.module is not None and body is not None \
+                and (target.module.path, target.function.qualname) == (step.module.path, body.qualname)
+            return call if named else None
     return None
 
 

@@ -277,3 +277,30 @@ def test_the_storage_scan_follows_the_names_files_spell_from_the_steps_module(tm
     spelled = {Path(path).name for path in loader.spelling(paths, {"jobs"})}
     assert spelled == {"importer.py", "fullwidth.py", "buffered.py", "missing.py"}
     assert loader.spelling(paths, {"flows"}) == {str(tmp_path / "missing.py")}
+
+
+def test_a_steps_storages_do_not_depend_on_which_step_was_judged_first(tmp_path):
+    """The scan keeps what each module gives by module and a step reads only the modules that can reach it: a holder
+    scanned for a step judged earlier (aaa's) must not decide, nor hide, another step's verdict (zzz's), whatever
+    the order the paths are given in."""
+    step_module = (
+        "from dataclasses import dataclass\n\nfrom agent_framework import step, workflow\n\n\n"
+        "@dataclass\nclass {cls}:\n    total: int\n\n\n"
+        "@step\nasync def {step}(total: int) -> {cls}:\n    return {cls}(total)\n\n\n"
+        "@workflow\nasync def {flow}(total: int) -> int:\n    return (await {step}(total)).total\n"
+    )
+    (tmp_path / "aaa").mkdir()
+    (tmp_path / "aaa" / "__init__.py").write_text("")
+    (tmp_path / "aaa" / "extra.py").write_text(step_module.format(cls="Note", step="audit", flow="audits"))
+    (tmp_path / "zzz").mkdir()
+    (tmp_path / "zzz" / "__init__.py").write_text(step_module.format(cls="Receipt", step="charge", flow="billing"))
+    (tmp_path / "zzz" / "runner.py").write_text(
+        "from agent_framework import FileCheckpointStorage\n\nfrom aaa.extra import audits\n\nfrom . import billing\n\n\n"
+        "async def serve(total: int) -> None:\n"
+        '    await billing.build(checkpoint_storage=FileCheckpointStorage("checkpoints")).run(total)\n'
+        '    await audits.build(checkpoint_storage=FileCheckpointStorage("checkpoints")).run(total)\n'
+    )
+    settings = Settings(project_root=tmp_path, select=("STP050",), target_version=(1, 23, 0))
+    for order in (["aaa", "zzz"], ["zzz", "aaa"]):
+        found = LintRun(settings).run([str(tmp_path / name) for name in order]).diagnostics
+        assert sorted((Path(d.path).name, d.code) for d in found) == [("__init__.py", "STP050"), ("extra.py", "STP050")], order

@@ -46,9 +46,10 @@ _MAX_CHASE = 4
 
 @dataclass
 class StorageFacts:
-    """The kinds of storage given to each workflow (by its key), and the run's modules they were searched in."""
+    """The kinds of storage each scanned module gives each workflow (by module path, then workflow key), and the
+    run's modules they were searched in."""
 
-    by_workflow: dict[str, set[str]] = field(default_factory=dict)
+    by_holder: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     module_names: list[str] = field(default_factory=list)
 
 
@@ -69,11 +70,15 @@ class CheckpointStorages:
         for name in facts.module_names:  # the verdict rests on every run file (see the module docstring)
             index.depend(checked.module, name)
         step = self.analysis.steps.get(step_key)
-        self._scan_reaching(step.module if step is not None else None)
+        reach = self._reach(step.module) if step is not None else None
+        self._scan_reaching(reach)
         kinds: set[str] = set()
-        for workflow_key, storages in facts.by_workflow.items():
-            if step_key in self._steps_of(workflow_key):
-                kinds |= storages
+        for path, by_workflow in facts.by_holder.items():
+            if reach is not None and os.path.abspath(path) not in reach:
+                continue  # scanned for another step: what it gives cannot reach this one (and order must not matter)
+            for workflow_key, storages in by_workflow.items():
+                if step_key in self._steps_of(workflow_key):
+                    kinds |= storages
         return kinds
 
     # --- the scan -----------------------------------------------------------------------
@@ -86,15 +91,15 @@ class CheckpointStorages:
             self._unscanned = self._run_modules()
         return self._facts
 
-    def _scan_reaching(self, step_module: ModuleSummary | None) -> None:
-        """Scan the run modules whose import can load ``step_module`` (all of them where that is not known).
+    def _scan_reaching(self, reach: set[str] | None) -> None:
+        """Scan the run modules in ``reach``, those whose import can load the step's module (all of them where that
+        is not known); what each gives is kept by module, and a step reads only its reach's.
 
         A scope passes a storage to a workflow only where its module's value flow holds the workflow, which it
         does only by loading the workflow's module, which in turn loads the step's module for the workflow to
         reach the step. Each import on that chain spells the name of the module it loads (``import a.b``,
         ``from . import b``, ``import_module("a.b")``, ``a.b`` on a package), so a module that cannot be the head
         of such a chain of spellings holds no workflow that reaches the step."""
-        reach = self._reach(step_module) if step_module is not None else None
         rest = []
         for module in self._unscanned:
             if reach is None or os.path.abspath(module.path) in reach:
@@ -106,7 +111,8 @@ class CheckpointStorages:
     def _reach(self, step_module: ModuleSummary) -> set[str] | None:
         """The absolute paths of the run's files whose text, followed through the files it can name, can name the
         file of ``step_module``: its stem (``billing`` of ``billing.py`` and of ``billing/__init__.py``), then
-        theirs. None: the loader cannot tell."""
+        theirs; and every file inside a package whose ``__init__`` is reached (it loads it unnamed). None: the
+        loader cannot tell."""
         found = self._reaches.get(step_module.path)
         if found is not None:
             return found
@@ -118,11 +124,17 @@ class CheckpointStorages:
         reach = {step_module.path}
         rest -= reach
         words = new = {_stem(step_module.path)}
-        while new and rest:
-            spelled = spelling(rest, new)
-            reach |= spelled
-            rest -= spelled
-            new = {_stem(path) for path in spelled} - words
+        reached = {step_module.path}
+        while reached and rest:
+            # a file inside a package loads its __init__ without spelling the package's name
+            folders = tuple(os.path.dirname(os.path.abspath(path)) + os.sep for path in reached
+                            if os.path.basename(path).split(".", 1)[0] == "__init__")
+            inside = {path for path in rest if folders and os.path.abspath(path).startswith(folders)}
+            spelled = spelling(rest - inside, new) if new else set()
+            reached = inside | spelled
+            reach |= reached
+            rest -= reached
+            new = {_stem(path) for path in reached} - words
             words = words | new
         found = self._reaches[step_module.path] = {os.path.abspath(path) for path in reach}
         return found
@@ -184,7 +196,8 @@ class CheckpointStorages:
             workflows = self._workflows(flow, function, receiver, frame, 0)
             kinds = {self._kind(flow, value) for value in flow.session.expr(storage, frame)} - {None}
             for key in workflows:
-                self._facts.by_workflow.setdefault(key, set()).update(kinds)  # type: ignore[union-attr]
+                holder = self._facts.by_holder.setdefault(module.path, {})  # type: ignore[union-attr]
+                holder.setdefault(key, set()).update(kinds)
         for nested in module.functions:
             if nested.parent == function.qualname or (function.qualname == "<module>" and nested.parent is None):
                 self._scan_decorators(flow, module, nested, frame)
@@ -198,7 +211,8 @@ class CheckpointStorages:
             item = next((d for d in self.analysis.workflows_in(module) if d.body is function), None)
             if made and item is not None:
                 kinds = {self._kind(flow, v) for v in flow.session.expr(decorator.kwarg(KEYWORD), frame)} - {None}
-                self._facts.by_workflow.setdefault(item.key, set()).update(kinds)  # type: ignore[union-attr]
+                holder = self._facts.by_holder.setdefault(module.path, {})  # type: ignore[union-attr]
+                holder.setdefault(item.key, set()).update(kinds)
 
     def _workflows(self, flow: ModuleFlow, function: FunctionSummary, base: Expr, frame: Frame, depth: int) -> set[str]:
         """The keys of the workflows ``base`` (the receiver of ``build``/``run``) is, or was built from."""

@@ -198,17 +198,22 @@ def _right(phase: Phase, program: Program) -> bool:
 
 def _allowed_error(phase: Phase, alone: Phase, program: Program, policy: str) -> bool:
     """The shim raised nothing MAF alone did not raise (but the crash), but a real mismatch under "error": MAF
-    alone's run of the program went wrong, or every entry the shim refused was another call's (the run's cache
-    said so at the refusal). The second reading is needed where gathered siblings reach MAF's call counter in
+    alone's run of the program went wrong, or every call the shim refused was a top-level one and its entry another
+    call's (the run's cache said so at the refusal). The second reading is needed where gathered siblings reach MAF's call counter in
     another order than in MAF alone's runs (a file storage's saves run in threads; a pause's replay, where a
     flaky sibling no longer fails first), so MAF alone can be right where the shim meets another call's entry."""
     if phase.error is None or isinstance(phase.error, runner.Crash) or type(phase.error) is type(alone.error):
         return True
     if policy != "error" or not isinstance(phase.error, ReplayMismatchError):
         return False
-    refused = phase.trace.refused
+    # only a top-level call's key is MAF's own: a nested key is the shim's, so a refusal there stays the shim's doing
+    refused, top = phase.trace.refused, _top_labels(program)
     return _reordered(program, alone) or (bool(refused) and all(
-        maker is not None and maker != label for label, _key, maker in refused))
+        label in top and maker is not None and maker != label for label, _key, maker in refused))
+
+
+def _top_labels(program: Program) -> set[str]:
+    return {call.label for group in program.second for call in group.calls}
 
 
 def _reordered(program: Program, alone: Phase, phase: Phase | None = None) -> bool:
@@ -218,7 +223,7 @@ def _reordered(program: Program, alone: Phase, phase: Phase | None = None) -> bo
     threaded saves or a pause's replay having moved them)."""
     if program.reordered or alone.trace.wrong:
         return True
-    top = {call.label for group in program.second for call in group.calls}
+    top = _top_labels(program)
     return phase is not None and any(label in top for label, _ in phase.trace.wrong)
 
 

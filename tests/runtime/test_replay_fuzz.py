@@ -93,6 +93,8 @@ def test_the_judge_takes_a_refusal_only_of_another_calls_entry() -> None:
     assert not _allowed_error(resumed([("c10", "alpha::1", "c10")]), alone, program, "error")  # its own entry
     assert not _allowed_error(resumed([("c10", "alpha::1", None)]), alone, program, "error")  # no entry found
     assert not _allowed_error(resumed([("c10", "alpha::1", "c1")]), alone, program, "warn")  # only "error" raises
+    # a nested call's key is the shim's own: another call's entry there is the shim's doing, never excused
+    assert not _allowed_error(resumed([("c11", "alpha@x::0", "c14")]), alone, program, "error")
 
 
 def test_the_judge_reads_a_top_level_call_given_another_calls_entry_as_a_reorder() -> None:
