@@ -53,7 +53,9 @@ class UnrestorableResult(Rule):
     made (a workflow passed through a parameter) is not attributed to any
     workflow; `FunctionalWorkflow(f, checkpoint_storage=...)` is not read; a
     chain of imports through a module outside the linted files (an installed
-    package that imports your step's module) is not followed.
+    package that imports your step's module) is not followed; a file linted
+    alone (flake8's plugin, an editor, pre-commit's changed files) sees only
+    the storages given in the files linted with it.
 
     ## Why is this bad?
     MAF pickles the step's result into the checkpoint and unpickles it

@@ -304,3 +304,28 @@ def test_a_steps_storages_do_not_depend_on_which_step_was_judged_first(tmp_path)
     for order in (["aaa", "zzz"], ["zzz", "aaa"]):
         found = LintRun(settings).run([str(tmp_path / name) for name in order]).diagnostics
         assert sorted((Path(d.path).name, d.code) for d in found) == [("__init__.py", "STP050"), ("extra.py", "STP050")], order
+
+
+def test_an_imports_writes_into_a_registry_are_seen_only_by_the_modules_whose_import_ran_it(tmp_path):
+    """A plugin module's import registers a step into another module's dict: a module whose own import imports the
+    plugin reads it, after its import statement (not before: Python's order); a module that does not import it
+    never does, whichever other module imported the plugin first (the findings must not depend on the order the
+    modules are checked in, nor on files the module does not import: the cache rests on it)."""
+    (tmp_path / "registry.py").write_text("HANDLERS = {}\n")
+    (tmp_path / "plugins.py").write_text(
+        "from agent_framework import step\n\nfrom registry import HANDLERS\n\n\n"
+        "@step\nasync def charge(order: str) -> str:\n    return order\n\n\nHANDLERS['charge'] = charge\n")
+    reader = ("from agent_framework import step\n\n{before}from registry import HANDLERS\n\n\n"
+              "@step\nasync def checkout(order: str) -> str:\n    return await HANDLERS['charge'](order)\n")
+    (tmp_path / "importing.py").write_text(reader.format(before="import plugins  # noqa: F401\n"))
+    (tmp_path / "blind.py").write_text(reader.format(before=""))
+    (tmp_path / "early.py").write_text(
+        "from agent_framework import step\n\nfrom registry import HANDLERS\n\nHANDLER = HANDLERS.get('charge')\n"
+        "import plugins  # noqa: E402,F401\n\n\n"
+        "@step\nasync def checkout(order: str) -> str:\n    return await HANDLER(order)\n")
+    settings = Settings(project_root=tmp_path, select=("STP001",), target_version=(1, 23, 0))
+    for order in (["importing.py", "blind.py", "early.py"], ["early.py", "blind.py", "importing.py"],
+                  ["blind.py"], ["early.py"]):
+        found = LintRun(settings).run([str(tmp_path / name) for name in order]).diagnostics
+        expected = [("importing.py", 9)] if "importing.py" in order else []
+        assert sorted((Path(d.path).name, d.line) for d in found) == expected, order

@@ -2,8 +2,8 @@
 
 An object's cells live in the heap of the session that made it (its ``owner``);
 another session that writes into it writes into a layer of its own over them, so
-reads see both. An import's layer is seen too by the sessions whose module
-imports that module (``Engine.imports_of``). Every read is noted for the fixpoint
+reads see both. An import's layer is seen too by the sessions whose module's
+import ran that import (``Session.visible_imports``). Every read is noted for the fixpoint
 driver, and every write that adds values tells it what grew (``SessionApi.grew``).
 """
 
@@ -24,7 +24,6 @@ class Heap:
         self.fields: dict[Value, set] = {}  # object -> the keys written
         self.writers: dict[tuple, int] = {}  # cell -> the unit that last wrote it, or -1 when several did
         self.global_writes: dict[tuple[str, str], Values] = {}  # (module path, name) -> values ``global`` wrote
-        self._visible: frozenset[str] | None = None  # the modules whose imports' layers this session reads
 
     def _heaps(self, value: Value) -> tuple["Heap", ...]:
         """The heaps a read of ``value`` consults: its owner's, the layers of the imports this session's module
@@ -34,11 +33,9 @@ class Heap:
         writers = layers.get(value) if layers else None
         if not writers:
             return (owner, self) if owner is not None and owner is not self else (self,)
-        if self._visible is None:
-            module = self.session.module
-            self._visible = self.session.engine.imports_of(module) if module is not None else frozenset()
+        visible = self.session.visible_imports()
         seen = tuple(writer.heap for writer in writers
-                     if writer is not self.session and writer.module is not None and writer.module.path in self._visible)
+                     if writer is not self.session and writer.module is not None and writer.module.path in visible)
         return ((owner,) if owner is not None and owner is not self else ()) + seen + (self,)
 
     def owner_of(self, value: Value) -> "Heap | None":

@@ -334,6 +334,7 @@ class Statements:
             loaded = engine.load(".".join(parts[:cut]), origin)
             if loaded is not None:
                 engine.module_unit(loaded)
+                self.session.note_imported(loaded)
         if node.binds_head:
             head = engine.load(parts[0], origin)
             value = ModuleValue(head.path, head.module) if head is not None else ExternalValue(parts[0])
@@ -354,11 +355,14 @@ class Statements:
             return
         values = self.session.module_attribute(loaded, node.imported, frame)
         engine = self.session.engine
+        engine.module_unit(loaded)
+        self.session.note_imported(loaded)
         for value in values:
             # ``from pkg import sub`` runs the submodule's import, and what it writes (into a registry) with it
             submodule = engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
             if submodule is not None and submodule.module == f"{loaded.module}.{node.imported}":
                 engine.module_unit(submodule)
+                self.session.note_imported(submodule)
         self.bind(node.name, values, frame)
 
     def star_names(self, module: ModuleSummary) -> dict[str, Values]:

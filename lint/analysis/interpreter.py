@@ -11,9 +11,10 @@ from it.
 Sessions keep results deterministic. A module's import is run once, in a
 session of its own, on top of what the modules it imports became; writes it
 makes into other modules' objects (a plugin module registering a handler into
-a registry's dict) stay in a layer of its own, which only sessions whose module
-imports it (at any depth) read: an import cannot change what a module that does
-not import it sees. A *runtime* session runs the bodies a check needs
+a registry's dict) stay in a layer of its own, which a session reads only once
+its module's import has run that import (directly or through the modules it
+imports, from that import statement on): an import cannot change what a module
+that does not import it sees, nor does the order modules are checked in. A *runtime* session runs the bodies a check needs
 (``roots``) on top of those frozen module states; its writes into them stay in
 the session. So a module's findings depend only on its own text and on the
 modules it imports, as the incremental cache requires.
@@ -94,27 +95,8 @@ class Engine:
         self.module_units: dict[str, Unit] = {}
         self._importing: set[str] = set()
         #: An object another module made -> the import sessions that wrote into it (a registry filled by a plugin
-        #: module's import): what a session reads of it includes the writes of the imports it can see.
+        #: module's import): a session reads the layers of the imports its module's import ran (``Session.imported``).
         self.import_layers: dict[Value, list["Session"]] = {}
-        self._closures: dict[str, frozenset[str]] = {}
-
-    def imports_of(self, module: ModuleSummary) -> frozenset[str]:
-        """The paths of ``module`` and of the analyzed modules its import loads, at any depth (its top level's
-        import statements, and those of the modules they load): the imports whose writes it sees."""
-        found = self._closures.get(module.path)
-        if found is not None:
-            return found
-        seen = {module.path}
-        work = [module]
-        while work:
-            current = work.pop()
-            bodies = [current.functions[0].body, *(c.body for c in current.classes if c.parent is None)]
-            for loaded in self.imported_modules(current, import_names(bodies)):
-                if loaded.path not in seen:
-                    seen.add(loaded.path)
-                    work.append(loaded)
-        found = self._closures[module.path] = frozenset(seen)
-        return found
 
     def discard(self, session: "Session") -> None:
         """Forget a runtime session and its units: no other session holds values it made."""
@@ -262,7 +244,27 @@ class Session:
         self.observed: set = set()
         self.stale = False
         self.created = 0
+        #: The paths of the modules whose import this session ran (an import session: in this pass, so far; they
+        #: bring the ones their own imports ran): whose layers over other modules' objects it reads.
+        self.imported: set[str] = set()
         self._connect_parts()
+
+    def note_imported(self, module: ModuleSummary) -> None:
+        """``module``'s import ran here (an import statement): its writes into other modules' objects now count."""
+        self.imported.add(module.path)
+        unit = self.engine.module_units.get(module.path)
+        if unit is not None and unit.session is not self:
+            self.imported |= unit.session.imported
+
+    def visible_imports(self) -> set[str]:
+        """The modules whose import layers this session reads: an import session, those its import statements ran
+        so far in this pass; a runtime session, its module's and those its module's import ran."""
+        if self.kind == "import" or self.module is None:
+            return self.imported
+        if not self.imported:
+            unit = self.engine.module_units.get(self.module.path)
+            self.imported = {self.module.path} | (unit.session.imported if unit is not None else set())
+        return self.imported
 
     def _connect_parts(self) -> None:
         self.heap = heap = Heap(self)
@@ -298,6 +300,8 @@ class Session:
         for _ in range(MAX_PASSES):
             self.stale = False
             self.observed.clear()  # cleared, not replaced: the heap holds this very set
+            if self.kind == "import":
+                self.imported.clear()  # each pass runs the import statements again, in order
             self.evaluated = set()
             self.attributes.mro_cache.clear()  # bases are cells: a pass may add to them
             for unit in roots:
