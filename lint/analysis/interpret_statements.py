@@ -313,10 +313,10 @@ class Statements:
             if not isinstance(owner, ClassValue):
                 return  # an outside base's: not followed
             found = session.read_cell(owner, "__init_subclass__")
-            functions = [v.function if isinstance(v, DescriptorValue) else v for v in found
-                         if isinstance(v, FunctionValue) or (isinstance(v, DescriptorValue) and v.kind == "classmethod")]
             if not found:
                 continue
+            functions = [v.function if isinstance(v, DescriptorValue) else v for v in found
+                         if isinstance(v, FunctionValue) or (isinstance(v, DescriptorValue) and v.kind == "classmethod")]
             keywords = [(name, session.expr(keyword, frame)) for name, keyword in summary.keywords if name]
             for function in functions:
                 if isinstance(function, FunctionValue):
@@ -355,8 +355,7 @@ class Statements:
             return
         values = self.session.module_attribute(loaded, node.imported, frame)
         engine = self.session.engine
-        engine.module_unit(loaded)
-        self.session.note_imported(loaded)
+        self.session.note_imported(loaded)  # module_attribute ran its import (Engine.module_env)
         for value in values:
             # ``from pkg import sub`` runs the submodule's import, and what it writes (into a registry) with it
             submodule = engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
