@@ -172,7 +172,9 @@ async def pipeline(labels: list[str]) -> list[str]:
             step = analysis.step_for(callee)
             # MAF fingerprints the values the call binds: a literal or a default it takes is no reason, and a value
             # the annotation does not foresee (an enum member for a `str`) is one
-            reason = analysis.call_order_reason(step, _direct_call(analysis, *place, step)) if step is not None else None
+            call = _direct_call(analysis, *place, step) if step is not None and analysis.unfingerprintable_params(step) \
+                else None  # the call's literals matter only against a parameter its annotation cannot fingerprint
+            reason = analysis.call_order_reason(step, call) if step is not None else None
             if step is not None and reason is None and analysis.fingerprints:
                 reason = _bound_value_reason(analysis, step, coroutine)
             if step is None or reason is None:
