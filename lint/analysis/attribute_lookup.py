@@ -11,6 +11,7 @@ from typing import Callable
 
 from steplint.analysis.interpret_shared import Frame, SessionApi, container_key, ordered
 from steplint.analysis.values import (
+    DEFAULT_FACTORY,
     ENUM_MEMBERS,
     ANY,
     EMPTY,
@@ -79,7 +80,7 @@ class AttributeLookup:
         return frozenset({BuiltinMethod(value, name)})
 
     def _of_descriptor(self, value: DescriptorValue, name: str, frame: Frame) -> Values:
-        if name in ("setter", "getter", "deleter"):
+        if name in ("setter", "getter", "deleter") or (name == "register" and value.kind == "singledispatchmethod"):
             return frozenset({BuiltinMethod(value, name)})
         if name == "__func__":
             return frozenset({value.function})
@@ -157,6 +158,8 @@ class AttributeLookup:
             if value.kind == "classmethod":
                 cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else owner
                 return frozenset({BoundMethod(value.function, cls)})
+            if value.kind in ("partialmethod", "singledispatchmethod"):
+                return frozenset({BoundMethod(value, receiver) if isinstance(receiver, InstanceValue) else value.function})
             if value.kind == "property" and isinstance(receiver, InstanceValue):  # the getter runs where it is read
                 site = frame.site if frame is not None else None
                 return self.session.call(frozenset({BoundMethod(value.function, receiver)}), [], [], site, frame)
@@ -284,6 +287,9 @@ class AttributeLookup:
             return EMPTY  # an index that never has a value (a parameter no call gave)
         for base in bases:
             if isinstance(base, ContainerValue):
+                factory = self.session.read_cell(base, DEFAULT_FACTORY) if base.kind == "dict" else EMPTY
+                if factory:  # a defaultdict: a key it may lack reads what its factory makes
+                    found.update(self.session.call(factory, [], [], frame.site, frame))
                 known = [k for k in keys if isinstance(k, ConstValue)]
                 if known and len(known) == len(keys):
                     for key in known:

@@ -16,6 +16,7 @@ from typing import Callable, Protocol
 from steplint.analysis.interpret_shared import DictMerge, Frame, Unit
 from steplint.analysis.values import (
     ANY,
+    DEFAULT_FACTORY,
     RECORD_FIELDS,
     EMPTY,
     BoundMethod,
@@ -62,6 +63,9 @@ class ModelSession(Protocol):
     def store_item(self, base: Value, keys: Values, values: Values, frame: Frame, exact: bool = False) -> None: ...
     def container_keys(self, container: ContainerValue) -> set: ...
     def exact_items(self, values: Values) -> list[Values] | None: ...
+    def expr(self, node: object, frame: Frame) -> Values: ...
+    def mro(self, cls: ClassValue) -> list: ...
+    def parameters(self, function: FunctionValue) -> tuple | None: ...
 
 
 #: A model of one outside callable: (session, positional arguments, keyword arguments, call span, frame) -> values.
@@ -70,7 +74,7 @@ Model = Callable[[ModelSession, list, list, "Span | None", Frame], Values]
 
 #: Callables that run a coroutine in another task than the caller's, by full name (``X()`` is a value X made).
 SPAWNERS = frozenset({
-    "asyncio.gather", "asyncio.create_task", "asyncio.ensure_future", "asyncio.shield", "asyncio.as_completed",
+    "asyncio.gather", "asyncio.create_task", "asyncio.ensure_future", "asyncio.Task", "asyncio.shield", "asyncio.as_completed",
     "asyncio.wait", "asyncio.TaskGroup().create_task", "asyncio.get_running_loop().create_task",
     "asyncio.get_event_loop().create_task", "asyncio.AbstractEventLoop().create_task",
     "asyncio.BaseEventLoop().create_task",
@@ -133,6 +137,53 @@ def _partial(session: ModelSession, args: list, kwargs: list, span: Span | None,
             session.write_cell(partial, ("kwarg", key), values, frame)
             session.write_cell(partial, ("#keys",), const(key), frame)
     return frozenset({partial})
+
+
+def stored_arguments(session: ModelSession, holder: Value) -> tuple[Values, list, list]:
+    """What a ``functools.partial`` (or a value made the same way) holds: its function, then the positional and
+    keyword arguments it passes before the call's own."""
+    read_cell = session.read_cell
+    counts = [v.value for v in read_cell(holder, ("#count",)) if isinstance(v, ConstValue) and isinstance(v.value, int)]
+    keys = sorted(v.value for v in read_cell(holder, ("#keys",)) if isinstance(v, ConstValue) and isinstance(v.value, str))
+    stored_args = [read_cell(holder, ("arg", i)) for i in range(max(counts) if counts else 0)]
+    return read_cell(holder, ("#function",)), stored_args, [(k, read_cell(holder, ("kwarg", k))) for k in keys]
+
+
+def _partialmethod(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``functools.partialmethod(f, *args)`` in a class body: read through an instance, ``f(instance, *args, ...)``."""
+    return frozenset(DescriptorValue("partialmethod", made) if made is not UNKNOWN else made
+                     for made in _partial(session, args, kwargs, span, frame))
+
+
+def _methodcaller(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``operator.methodcaller(name, *args)``: a callable that calls its argument's method ``name`` with ``args``."""
+    return frozenset(BuiltinMethod(made, "#methodcaller") if made is not UNKNOWN else made
+                     for made in _partial(session, args, kwargs, span, frame))
+
+
+def _call_methodcaller(session: ModelSession, caller: Value, args: list, kwargs: list, span: Span | None,
+                       frame: Frame) -> Values:
+    names, stored_args, stored_kwargs = stored_arguments(session, caller)
+    positional = _args(args)
+    if not positional or isinstance(args[0], tuple):
+        return ONLY_UNKNOWN
+    results: set = set()
+    for name in names:
+        if not (isinstance(name, ConstValue) and isinstance(name.value, str)):
+            results.add(UNKNOWN)
+            continue
+        for method in session.attribute(positional[0], name.value, frame):
+            results.update(session.call_one(method, [*stored_args, *args[1:]], [*stored_kwargs, *kwargs], span, frame))
+    return bounded(results) if results else ONLY_UNKNOWN
+
+
+def _defaultdict(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``defaultdict(factory, mapping, **items)``: a dict whose missing keys read ``factory()``."""
+    made = _dict(session, args[1:], kwargs, span, frame)
+    positional = _args(args)
+    for container in made:
+        session.write_cell(container, DEFAULT_FACTORY, positional[0] if positional else ONLY_UNKNOWN, frame)
+    return made
 
 
 def _namespace(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -233,12 +284,12 @@ def _map(session: ModelSession, args: list, kwargs: list, span: Span | None, fra
     if not positional:
         return ONLY_UNKNOWN
     functions, iterables = positional[0], positional[1:]
-    items = frozenset().union(*(session.iterate(values, frame) for values in iterables)) if iterables else EMPTY
+    items = frozenset().union(*(session.iterate(values, frame, span) for values in iterables)) if iterables else EMPTY
     # ``map(items, f)`` is a mistake Python raises on; a function given in either place is still called.
     if not any(isinstance(v, (FunctionValue,)) for v in functions):
         for values in iterables:
             if any(isinstance(v, FunctionValue) for v in values):
-                functions, items = values, session.iterate(positional[0], frame)
+                functions, items = values, session.iterate(positional[0], frame, span)
                 break
     results = _calls_each(session, functions, items or ONLY_UNKNOWN, span, frame)
     return _new(session, "list", span, frame, results or ONLY_UNKNOWN)
@@ -249,7 +300,7 @@ def _reduce(session: ModelSession, args: list, kwargs: list, span: Span | None, 
     positional = _args(args)
     if len(positional) < 2:
         return ONLY_UNKNOWN
-    items = session.iterate(positional[1], frame) or ONLY_UNKNOWN
+    items = session.iterate(positional[1], frame, span) or ONLY_UNKNOWN
     accumulated = positional[2] if len(positional) > 2 else items
     for _ in range(2):  # a second round passes the first round's results back in, as the loop does
         made: set = set()
@@ -267,9 +318,9 @@ def _starmap(session: ModelSession, args: list, kwargs: list, span: Span | None,
     if len(positional) < 2:
         return ONLY_UNKNOWN
     results: set = set()
-    for row in session.iterate(positional[1], frame) or ONLY_UNKNOWN:
+    for row in session.iterate(positional[1], frame, span) or ONLY_UNKNOWN:
         exact = session.exact_items(frozenset({row}))
-        row_args = exact if exact is not None else [("*", session.iterate(frozenset({row}), frame))]
+        row_args = exact if exact is not None else [("*", session.iterate(frozenset({row}), frame, span))]
         for function in positional[0]:
             results.update(session.call_one(function, row_args, [], span, frame))
     return _new(session, "list", span, frame, bounded(results) or ONLY_UNKNOWN)
@@ -299,7 +350,7 @@ def _filter(session: ModelSession, args: list, kwargs: list, span: Span | None, 
     positional = _args(args)
     if len(positional) < 2:
         return ONLY_UNKNOWN
-    items = session.iterate(positional[1], frame)
+    items = session.iterate(positional[1], frame, span)
     _calls_each(session, positional[0], items or ONLY_UNKNOWN, span, frame)
     return _new(session, "list", span, frame, items)
 
@@ -307,7 +358,7 @@ def _filter(session: ModelSession, args: list, kwargs: list, span: Span | None, 
 def _keyed(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``sorted``, ``min``, ``max``: ``key=`` is called with the items; the result holds the items."""
     positional = _args(args)
-    items = session.iterate(positional[0], frame) if positional else EMPTY
+    items = session.iterate(positional[0], frame, span) if positional else EMPTY
     for key, values in kwargs:
         if key == "key":
             _calls_each(session, values, items or ONLY_UNKNOWN, span, frame)
@@ -332,7 +383,7 @@ def _min_max(session: ModelSession, args: list, kwargs: list, span: Span | None,
 def _copy_of(kind: str) -> Model:
     def copy(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         positional = _args(args)
-        items = session.iterate(positional[0], frame) if positional else EMPTY
+        items = session.iterate(positional[0], frame, span) if positional else EMPTY
         return _new(session, kind, span, frame, items)
 
     return copy
@@ -354,19 +405,19 @@ def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, fr
 
 
 def _iter(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    return _new(session, "iterator", span, frame, session.iterate(_first(args), frame))
+    return _new(session, "iterator", span, frame, session.iterate(_first(args), frame, span))
 
 
 def _next(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     positional = _args(args)
-    found = set(session.iterate(positional[0], frame)) if positional else set()
+    found = set(session.iterate(positional[0], frame, span)) if positional else set()
     if len(positional) > 1:
         found.update(positional[1])
     return bounded(found) if found else ONLY_UNKNOWN
 
 
 def _enumerate(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    items = session.iterate(_first(args), frame)
+    items = session.iterate(_first(args), frame, span)
     pair = ContainerValue("tuple", _site(span, frame, "pair"), session.id, 2)
     session.write_cell(pair, 0, ONLY_UNKNOWN, frame)
     session.write_cell(pair, 1, items, frame)
@@ -377,7 +428,7 @@ def _zip(session: ModelSession, args: list, kwargs: list, span: Span | None, fra
     positional = _args(args)
     row = ContainerValue("tuple", _site(span, frame, "row"), session.id, len(positional))
     for index, values in enumerate(positional):
-        session.write_cell(row, index, session.iterate(values, frame), frame)
+        session.write_cell(row, index, session.iterate(values, frame, span), frame)
     return _new(session, "iterator", span, frame, frozenset({row}))
 
 
@@ -464,6 +515,111 @@ def _context_manager(session: ModelSession, args: list, kwargs: list, span: Span
         {BuiltinMethod(v, "#contextmanager") for v in _first(args)})
 
 
+# --- functools.singledispatch -----------------------------------------------------------------
+
+#: The kind of container a ``singledispatch`` function is: its cells hold the implementations by class.
+DISPATCHER = "singledispatch"
+_DEFAULT = ("#dispatch_default",)
+_CLASSES = ("#dispatch_classes",)
+
+
+def _singledispatch(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``@singledispatch def f``: a callable that runs the implementation registered for its first argument's class
+    (``@f.register``), else ``f``; ``singledispatchmethod`` the same, on the argument after ``self``."""
+    functions = _first(args)
+    if not functions:
+        return ONLY_UNKNOWN
+    dispatcher = ContainerValue(DISPATCHER, _site(span, frame), session.id)
+    session.write_cell(dispatcher, _DEFAULT, functions, frame)
+    session.write_cell(dispatcher, _CLASSES, EMPTY, frame)
+    return frozenset({dispatcher})
+
+
+def _singledispatchmethod(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    return frozenset(DescriptorValue("singledispatchmethod", made) if made is not UNKNOWN else made
+                     for made in _singledispatch(session, args, kwargs, span, frame))
+
+
+def _register(session: ModelSession, dispatcher: ContainerValue, args: list, kwargs: list, span: Span | None,
+              frame: Frame, skip: int) -> Values:
+    """``f.register(cls, impl)``, ``@f.register(cls)`` or ``@f.register`` (the class is the annotation of the
+    implementation's first dispatched parameter; ``skip`` is 1 for a method, whose ``self`` comes first)."""
+    positional = _args(args)
+    if not positional:
+        return ONLY_UNKNOWN
+    if all(isinstance(v, (ClassValue, ExternalValue)) for v in positional[0]):
+        if len(positional) > 1:
+            _store_implementation(session, dispatcher, positional[0], positional[1], frame)
+            return positional[1]
+        registrar = ContainerValue("tuple", _site(span, frame, "register"), session.id, 2)
+        session.write_cell(registrar, 0, frozenset({dispatcher}), frame, exact=True)
+        session.write_cell(registrar, 1, positional[0], frame, exact=True)
+        return frozenset({BuiltinMethod(registrar, "#register_for")})
+    for function in positional[0]:
+        params = session.parameters(function) if isinstance(function, FunctionValue) else None
+        annotation = params[skip].annotation if params is not None and len(params) > skip else None
+        classes = session.expr(annotation, frame) if annotation is not None else ONLY_UNKNOWN
+        _store_implementation(session, dispatcher, classes, frozenset({function}), frame)
+    return positional[0]
+
+
+def _register_for(session: ModelSession, registrar: ContainerValue, args: list, kwargs: list, span: Span | None,
+                  frame: Frame) -> Values:
+    functions = _first(args)
+    for dispatcher in session.read_cell(registrar, 0):
+        _store_implementation(session, dispatcher, session.read_cell(registrar, 1), functions, frame)  # type: ignore[arg-type]
+    return functions or ONLY_UNKNOWN
+
+
+def _store_implementation(session: ModelSession, dispatcher: ContainerValue, classes: Values, functions: Values,
+                          frame: Frame) -> None:
+    # a class the analysis cannot name (a string annotation, ``int | str``) matches any argument
+    keys = frozenset(c if isinstance(c, (ClassValue, ExternalValue)) else UNKNOWN for c in classes) or ONLY_UNKNOWN
+    session.write_cell(dispatcher, _CLASSES, keys, frame)
+    for key in keys:
+        session.write_cell(dispatcher, ("#dispatch_for", key), functions, frame)
+
+
+def dispatch(session: ModelSession, dispatcher: ContainerValue, args: list, kwargs: list, span: Span | None,
+             frame: Frame, skip: int = 0) -> Values:
+    """Calling a ``singledispatch`` function: the implementation for the class of each value of the dispatched
+    argument, first in that class' order; an argument the analysis does not know may run any of them."""
+    registered = session.read_cell(dispatcher, _CLASSES)
+    chosen: set = set()
+    dispatched = _args(args)[skip] if len(args) > skip and not isinstance(args[skip], tuple) else ONLY_UNKNOWN
+    for value in dispatched:
+        order = _class_order(session, value)
+        if order is None:
+            chosen.update(("#dispatch_for", key) for key in registered)
+            chosen.add(_DEFAULT)
+            continue
+        found = next((key for key in order if key in registered), None)
+        chosen.add(("#dispatch_for", found) if found is not None else _DEFAULT)
+        # a class the analysis cannot name, or an outside class (an ABC may claim any type), may match too
+        chosen.update(("#dispatch_for", key) for key in registered
+                      if key is UNKNOWN or (isinstance(key, ExternalValue) and not key.name.startswith("builtins.")))
+    results: set = set()
+    for cell in sorted(chosen, key=repr):
+        for function in session.read_cell(dispatcher, cell):
+            results.update(session.call_one(function, args, kwargs, span, frame))
+    return bounded(results) if results else ONLY_UNKNOWN
+
+
+def _class_order(session: ModelSession, value: Value) -> list | None:
+    """The classes a value is an instance of, most derived first (None: not known)."""
+    if isinstance(value, ConstValue):
+        kinds = {"bool": ["bool", "int"], "NoneType": []}.get(value.kind, [value.kind])
+        return [ExternalValue(f"builtins.{kind}") for kind in kinds] + [ExternalValue("builtins.object")]
+    if isinstance(value, ContainerValue) and value.kind in ("list", "tuple", "dict", "set"):
+        return [ExternalValue(f"builtins.{value.kind}"), ExternalValue("builtins.object")]
+    if isinstance(value, InstanceValue):
+        order = session.mro(value.cls)
+        if any(isinstance(c, ExternalValue) and c.name != "builtins.object" for c in order):
+            return None  # an outside base: its own bases are not known
+        return [*order, ExternalValue("builtins.object")]
+    return None
+
+
 # --- contextlib's exit stacks ------------------------------------------------------------------
 
 #: The kind of container an ``ExitStack()``/``AsyncExitStack()`` is: its cells hold what runs when it unwinds.
@@ -529,6 +685,11 @@ def unwind(session: ModelSession, stack: ContainerValue, span: Span | None, fram
 
 _HANDLERS: dict[str, Model] = {
     "functools.partial": _partial,
+    "functools.partialmethod": _partialmethod,
+    "functools.singledispatch": _singledispatch,
+    "functools.singledispatchmethod": _singledispatchmethod,
+    "operator.methodcaller": _methodcaller,
+    "collections.defaultdict": _defaultdict,
     "functools.wraps": _decorator_factory,
     "functools.wraps()": _identity,
     "functools.lru_cache": _lru_cache,
@@ -568,6 +729,7 @@ _HANDLERS: dict[str, Model] = {
     "builtins.super": _super,
     "asyncio.gather": _gather,
     "asyncio.create_task": _task,
+    "asyncio.Task": _task,
     "asyncio.ensure_future": _task,
     "asyncio.shield": _task,
     "asyncio.wait_for": _task,
@@ -590,6 +752,15 @@ _HANDLERS: dict[str, Model] = {
 def container_method(session: ModelSession, method: BuiltinMethod, args: list, kwargs: list, span: Span | None,
                      frame: Frame) -> Values:
     receiver, name = method.receiver, method.name
+    if name == "#methodcaller":
+        return _call_methodcaller(session, receiver, args, kwargs, span, frame)
+    if name == "#register_for" and isinstance(receiver, ContainerValue):
+        return _register_for(session, receiver, args, kwargs, span, frame)
+    if isinstance(receiver, ContainerValue) and receiver.kind == DISPATCHER:
+        return _register(session, receiver, args, kwargs, span, frame, 0) if name == "register" else ONLY_UNKNOWN
+    if isinstance(receiver, DescriptorValue) and receiver.kind == "singledispatchmethod":
+        dispatchers = [d for d in [receiver.function] if isinstance(d, ContainerValue)]
+        return _register(session, dispatchers[0], args, kwargs, span, frame, 1) if name == "register" and dispatchers else ONLY_UNKNOWN
     if name == "#contextmanager":  # a ``@contextmanager`` function, called
         units = [session.unit_for(receiver, None, args, kwargs, frame)] if isinstance(receiver, FunctionValue) else []
         return frozenset(ContextManagerValue(u.id) for u in units if u is not None) or ONLY_UNKNOWN
@@ -666,7 +837,7 @@ def _extend(session: ModelSession, receiver: ContainerValue, positional: list[Va
                     session.store_item(receiver, const(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
                                        session.read_cell(other, key), frame, exact=True)
             else:
-                session.write_cell(receiver, ANY, session.iterate(frozenset({other}), frame), frame)
+                session.write_cell(receiver, ANY, session.iterate(frozenset({other}), frame, span), frame)
     for key, values in kwargs:
         if key != "**":
             session.store_item(receiver, const(key), values, frame, exact=True)

@@ -74,6 +74,18 @@ class Calls:
         if unit is not None and unit.id not in units:
             units.add(unit.id)
 
+    def record_run(self, frame: Frame, span: Span | None, unit: Unit, generator: GeneratorValue) -> None:
+        """A generator's body runs at ``span``, where it is iterated: a call there for the rules, not a new edge of
+        the call graph (the call that made it is one). An iteration with no site of its own (a comprehension's
+        ``for``) is put at the call that made the generator when that call is in the same function, else lost."""
+        if span is not None:
+            key = (span.line, span.col, span.end_line, span.end_col)
+        elif generator.made_in == frame.unit.id and generator.made_at is not None:
+            key = generator.made_at
+        else:
+            return
+        frame.unit.site_calls.setdefault(key, {}).setdefault(unit.function, set()).add(unit.id)
+
     # --- one handler per kind of callee -------------------------------------------------------
 
     def _call_function(self, callee: FunctionValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -96,14 +108,9 @@ class Calls:
         return frozenset(made) or ONLY_UNKNOWN
 
     def _call_partial(self, callee: PartialValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-        read_cell = self.session.read_cell
         self.record(frame, span, callee, None)
-        counts = [v.value for v in read_cell(callee, ("#count",)) if isinstance(v, ConstValue) and isinstance(v.value, int)]
-        keys = sorted(v.value for v in read_cell(callee, ("#keys",))
-                      if isinstance(v, ConstValue) and isinstance(v.value, str))
-        stored_args = [read_cell(callee, ("arg", i)) for i in range(max(counts) if counts else 0)]
-        stored_kwargs = [(k, read_cell(callee, ("kwarg", k))) for k in keys]
-        return self.call(read_cell(callee, ("#function",)), [*stored_args, *args], [*stored_kwargs, *kwargs], span, frame)
+        functions, stored_args, stored_kwargs = builtin_models.stored_arguments(self.session, callee)
+        return self.call(functions, [*stored_args, *args], [*stored_kwargs, *kwargs], span, frame)
 
     def _call_instance(self, callee: InstanceValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         return self.call(self.session.instance_attribute(callee, "__call__", frame), args, kwargs, span, frame)
@@ -117,7 +124,25 @@ class Calls:
                          frame: Frame) -> Values:
         if callee.kind == "staticmethod":
             return self.call_one(callee.function, args, kwargs, span, frame)
+        if callee.kind == "singledispatchmethod" and isinstance(callee.function, ContainerValue):
+            self.record(frame, span, callee, None)
+            return builtin_models.dispatch(self.session, callee.function, args, kwargs, span, frame, skip=1)
+        if callee.kind == "partialmethod" and args and not isinstance(args[0], tuple):
+            # read through an instance (``BoundMethod``): the instance first, then what partialmethod was given
+            functions, stored_args, stored_kwargs = builtin_models.stored_arguments(self.session, callee.function)
+            return self.call(functions, [args[0], *stored_args, *args[1:]], [*stored_kwargs, *kwargs], span, frame)
         return ONLY_UNKNOWN
+
+    def _call_container(self, callee: ContainerValue, args: list, kwargs: list, span: Span | None,
+                        frame: Frame) -> Values:
+        if callee.kind != builtin_models.DISPATCHER:
+            return ONLY_UNKNOWN
+        self.record(frame, span, callee, None)
+        return builtin_models.dispatch(self.session, callee, args, kwargs, span, frame)
+
+    def parameters(self, function: FunctionValue) -> tuple[Param, ...] | None:
+        summary = self.session.engine.functions.get((function.path, function.qualname))
+        return summary.params if summary is not None else None
 
     def _call_step(self, step: StepValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         """A step or workflow call: the body runs (MAF injects a run context where asked); awaiting gives its result."""
@@ -246,12 +271,16 @@ class Calls:
     def invoke(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list, span: Span | None,
                frame: Frame, recorded: Value) -> Values:
         unit = self.unit_for(function, receiver, args, kwargs, frame)
-        self.record(frame, span, recorded if recorded is function else function, unit)
+        callee = recorded if recorded is function else function
+        if unit is not None and unit.summary.is_generator:
+            # The call only makes the generator: Python runs its body where it is iterated (``iterate``).
+            self.record(frame, span, callee, None)
+            made_at = (span.line, span.col, span.end_line, span.end_col) if span is not None else None
+            return frozenset({GeneratorValue(unit.id, frame.unit.id, made_at)})
+        self.record(frame, span, callee, unit)
         if unit is None:
             return ONLY_UNKNOWN
         summary = unit.summary
-        if summary.is_generator:
-            return frozenset({GeneratorValue(unit.id)})
         if summary.is_async:
             site = (frame.unit.module.path, span.line, span.col, span.end_line, span.end_col) if span is not None else ("<call>", function.qualname)
             return frozenset({CoroutineValue(function, site, unit.id)})
@@ -422,6 +451,8 @@ class Calls:
                 unit = session.engine.units.get(value.unit)
                 session.observed.add(("yields", value.unit))
                 found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
+                if unit is not None:
+                    self.record_run(frame, span or frame.site, unit, value)
             elif isinstance(value, InstanceValue):
                 iterators = self.call(session.special_method(value, first, frame), [], [], span, frame)
                 for iterator in iterators:
@@ -494,4 +525,5 @@ _CALLERS: dict[type, _Caller] = {
     InstanceValue: Calls._call_instance,
     BuiltinMethod: Calls._call_builtin_method,
     DescriptorValue: Calls._call_descriptor,
+    ContainerValue: Calls._call_container,
 }

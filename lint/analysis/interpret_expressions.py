@@ -313,7 +313,7 @@ class Expressions:
                     self.expr(condition, frame)
                 self._generators(node, index + 1, frame, container)
             return
-        elements = session.iterate(iterated, frame)
+        elements = session.iterate(iterated, frame, generator.span)
         session.assign(generator.target, elements if elements else EMPTY, frame)
         for condition in generator.conditions:
             self.expr(condition, frame)

@@ -421,10 +421,26 @@ class Statements:
                 self.session.write_global(frame.unit.module, name, values)
                 return
             if name in summary.declared_nonlocal:
-                return  # the enclosing function's cell: its other values already reach readers
+                self._bind_nonlocal(name, values, frame)
+                return
         frame.env[name] = values
         if frame.kind != "class":
             self.session.remember(frame.unit, name, values)
+
+    def _bind_nonlocal(self, name: str, values: Values, frame: Frame) -> None:
+        """``nonlocal name`` then ``name = ...``: the enclosing function's cell, which every closure over it reads."""
+        session = self.session
+        function = frame.unit.function
+        frame_id = function.frame if isinstance(function, FunctionValue) else 0
+        while frame_id:
+            unit = session.engine.units.get(frame_id)
+            if unit is None or not isinstance(unit.function, FunctionValue):
+                return
+            summary = unit.summary
+            if name in summary.bindings and name not in summary.declared_nonlocal and name not in summary.declared_global:
+                session.remember(unit, name, values)
+                return
+            frame_id = unit.function.frame
 
     def assign(self, target: TargetForm, values: Values, frame: Frame) -> None:
         _ASSIGNERS.get(type(target), Statements._assign_other)(self, target, values, frame)

@@ -287,6 +287,7 @@ class Session:
         self.class_made, self.class_decorated = records.class_made, records.class_decorated
         self.calls = calls = Calls(self)
         self.call, self.call_one, self.unit_for = calls.call, calls.call_one, calls.unit_for
+        self.parameters = calls.parameters
         self.iterate, self.awaited, self.enter, self.exit = calls.iterate, calls.awaited, calls.enter, calls.exit
 
     # --- running -------------------------------------------------------------------

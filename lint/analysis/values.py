@@ -145,9 +145,13 @@ class CoroutineValue:
 
 @dataclass(frozen=True, slots=True)
 class GeneratorValue:
-    """A generator a call made: iterating it gives what the call's unit yields."""
+    """A generator a call made: iterating it runs the call's unit and gives what it yields. ``made_in`` and
+    ``made_at`` are the unit and the call site that made it, where an iteration with no site of its own (a
+    comprehension) is reported."""
 
     unit: int
+    made_in: int = 0
+    made_at: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +197,8 @@ ANY = ("#any",)
 
 #: A record class' cell (dataclass, namedtuple) holding the tuple of its ``__init__`` fields' names, in order.
 RECORD_FIELDS = ("#record_fields",)
+#: A ``collections.defaultdict``'s cell holding its factory: reading a key it lacks calls the factory.
+DEFAULT_FACTORY = ("#default_factory",)
 #: An enum's cell that marks it as one: ``Enum["NAME"]`` reads the member ``NAME``.
 ENUM_MEMBERS = ("#enum_members",)
 

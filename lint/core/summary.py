@@ -195,6 +195,7 @@ class Generator:
     target: "TargetForm"
     iter: "Expr"
     conditions: tuple["Expr", ...]
+    span: "Span | None" = None  # the iterable: where iterating it runs what it runs (a generator's body)
 
 
 @dataclass(slots=True, unsafe_hash=True)

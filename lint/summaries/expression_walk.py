@@ -140,6 +140,9 @@ class ExpressionWalker(ScopeState):
         with self._own_scope(targets):
             for generator in node.generators:
                 self._visit(generator.iter, inside)
+                if where.record:  # iterating runs ``__iter__``/``__next__`` (a generator's body) there
+                    self.implicit_call(self.forms.of(generator.iter), self.forms.span_of(generator.iter),
+                                       awaited=bool(generator.is_async), where=inside)
                 for condition in generator.ifs:
                     self._visit(condition, inside)
             if type(node) is ast.DictComp:

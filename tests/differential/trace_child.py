@@ -66,7 +66,14 @@ class Recorder:
     def logical_stack(self, raw: list[Frame]) -> list[Frame]:
         """*raw* continued by the stack that made the current task's coroutine, and so on outward."""
         task = _current_task()
-        return self.program_frames(raw) + (self.task_origins.get(task, []) if task is not None else [])
+        return self.program_frames(raw) + (self.task_origin(task) if task is not None else [])
+
+    def task_origin(self, task: asyncio.Task) -> list[Frame]:
+        """Where *task*'s coroutine was made; a task made as ``asyncio.Task(coro)`` skips the loop's task factory,
+        so its coroutine's own origin is read (without the stack of the task that made it)."""
+        if task in self.task_origins:
+            return self.task_origins[task]
+        return self.program_frames(_origin_of(task.get_coro()))
 
     def body_range(self, wrapper: object) -> tuple[str, int, int] | None:
         if wrapper not in self.ranges:
@@ -122,7 +129,7 @@ def install(recorder: Recorder) -> None:
                 if REFUSAL not in str(error):
                     raise
                 task = _current_task()
-                origin = recorder.task_origins.get(task, []) if task is not None else []
+                origin = recorder.task_origin(task) if task is not None else []
                 recorder.refused.add(origin[0] if origin else ("?", 0))
                 return await wrapper._func(*args, **kwargs)
         finally:
