@@ -25,6 +25,7 @@ from steplint.analysis.values import (
     DescriptorValue,
     ExternalValue,
     FunctionValue,
+    GeneratorValue,
     InstanceValue,
     ModuleValue,
     StepValue,
@@ -158,8 +159,11 @@ class AttributeLookup:
             if value.kind == "classmethod":
                 cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else owner
                 return frozenset({BoundMethod(value.function, cls)})
-            if value.kind in ("partialmethod", "singledispatchmethod"):
-                return frozenset({BoundMethod(value, receiver) if isinstance(receiver, InstanceValue) else value.function})
+            if value.kind == "singledispatchmethod":  # bound to the instance, or to the class read through
+                bound_to = receiver if isinstance(receiver, (InstanceValue, ClassValue)) else owner
+                return frozenset({BoundMethod(value, bound_to)})
+            if value.kind == "partialmethod":  # through the class, the first argument of the call is the instance
+                return frozenset({BoundMethod(value, receiver) if isinstance(receiver, InstanceValue) else value})
             if value.kind == "property" and isinstance(receiver, InstanceValue):  # the getter runs where it is read
                 site = frame.site if frame is not None else None
                 return self.session.call(frozenset({BoundMethod(value.function, receiver)}), [], [], site, frame)
@@ -281,13 +285,15 @@ class AttributeLookup:
             setter = self.instance_attribute(base, "__setitem__", frame)
             self.session.call(setter, [keys, values], [], None, frame)
 
-    def item(self, bases: Values, keys: Values, frame: Frame) -> Values:
+    def item(self, bases: Values, keys: Values, frame: Frame, by_getitem: bool = False) -> Values:
+        """What ``base[key]`` reads (``by_getitem``: through ``__getitem__``, which a defaultdict answers for a key
+        it lacks with its factory's value; ``get``, ``pop`` and mapping patterns never call the factory)."""
         found: set = set()
         if not keys:
             return EMPTY  # an index that never has a value (a parameter no call gave)
         for base in bases:
             if isinstance(base, ContainerValue):
-                factory = self.session.read_cell(base, DEFAULT_FACTORY) if base.kind == "dict" else EMPTY
+                factory = self.session.read_cell(base, DEFAULT_FACTORY) if by_getitem and base.kind == "dict" else EMPTY
                 if factory:  # a defaultdict: a key it may lack reads what its factory makes
                     found.update(self.session.call(factory, [], [], frame.site, frame))
                 known = [k for k in keys if isinstance(k, ConstValue)]
@@ -332,6 +338,7 @@ _READERS: dict[type, Callable[[AttributeLookup, Value, str, Frame], Values]] = {
     FunctionValue: AttributeLookup._of_function,
     SuperValue: AttributeLookup.super_attribute,
     ContainerValue: AttributeLookup._of_builtin,
+    GeneratorValue: AttributeLookup._of_builtin,
     ConstValue: AttributeLookup._of_builtin,
     DescriptorValue: AttributeLookup._of_descriptor,
     BoundMethod: AttributeLookup._of_bound_method,

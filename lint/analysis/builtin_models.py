@@ -30,6 +30,7 @@ from steplint.analysis.values import (
     DescriptorValue,
     ExternalValue,
     FunctionValue,
+    GeneratorValue,
     InstanceValue,
     PartialValue,
     SuperValue,
@@ -55,7 +56,7 @@ class ModelSession(Protocol):
     def enter(self, values: Values, frame: Frame, is_async: bool, span: Span | None = None) -> Values: ...
     def exit(self, values: Values, frame: Frame, is_async: bool, span: Span | None = None) -> None: ...
     def attribute(self, values: Values, name: str, frame: Frame) -> Values: ...
-    def item(self, bases: Values, keys: Values, frame: Frame) -> Values: ...
+    def item(self, bases: Values, keys: Values, frame: Frame, by_getitem: bool = False) -> Values: ...
     def read_cell(self, value: Value, key: object) -> Values: ...
     def read_all_cells(self, value: Value) -> Values: ...
     def write_cell(self, value: Value, key: object, values: Values, frame: Frame | None, exact: bool = False) -> None: ...
@@ -405,7 +406,19 @@ def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, fr
 
 
 def _iter(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    return _new(session, "iterator", span, frame, session.iterate(_first(args), frame, span))
+    given = _first(args)
+    if given and all(isinstance(v, GeneratorValue) for v in given):
+        return given  # ``iter(gen) is gen``: it runs where it is iterated
+    return _new(session, "iterator", span, frame, session.iterate(given, frame, span))
+
+
+def _type(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``type(x)``: the class of ``x`` where the analysis knows it (``type(name, bases, ns)`` makes a class: unknown)."""
+    positional = _args(args)
+    if len(positional) != 1 or kwargs:
+        return ONLY_UNKNOWN
+    return frozenset(v.cls if isinstance(v, InstanceValue) else ExternalValue(f"builtins.{v.kind}")
+                     if isinstance(v, ConstValue) else UNKNOWN for v in positional[0]) or ONLY_UNKNOWN
 
 
 def _next(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -529,7 +542,9 @@ def _singledispatch(session: ModelSession, args: list, kwargs: list, span: Span 
     functions = _first(args)
     if not functions:
         return ONLY_UNKNOWN
-    dispatcher = ContainerValue(DISPATCHER, _site(span, frame), session.id)
+    # a decorator is applied with no call site of its own: the function it decorates names the dispatcher
+    named = sorted(f"{v.path}:{v.qualname}" for v in functions if isinstance(v, FunctionValue))
+    dispatcher = ContainerValue(DISPATCHER, _site(span, frame, "dispatch", *named), session.id)
     session.write_cell(dispatcher, _DEFAULT, functions, frame)
     session.write_cell(dispatcher, _CLASSES, EMPTY, frame)
     return frozenset({dispatcher})
@@ -540,14 +555,20 @@ def _singledispatchmethod(session: ModelSession, args: list, kwargs: list, span:
                      for made in _singledispatch(session, args, kwargs, span, frame))
 
 
+def _implementations(values: Values) -> bool:
+    """``f.register(impl)``: what is given is a function (or a class- or staticmethod), not a class."""
+    return bool(values) and all(isinstance(v, FunctionValue) or (isinstance(v, DescriptorValue) and
+                                isinstance(v.function, FunctionValue)) for v in values)
+
+
 def _register(session: ModelSession, dispatcher: ContainerValue, args: list, kwargs: list, span: Span | None,
-              frame: Frame, skip: int) -> Values:
+              frame: Frame, is_method: bool) -> Values:
     """``f.register(cls, impl)``, ``@f.register(cls)`` or ``@f.register`` (the class is the annotation of the
-    implementation's first dispatched parameter; ``skip`` is 1 for a method, whose ``self`` comes first)."""
+    implementation's first dispatched parameter: after ``self`` or ``cls`` in a ``singledispatchmethod``)."""
     positional = _args(args)
     if not positional:
         return ONLY_UNKNOWN
-    if all(isinstance(v, (ClassValue, ExternalValue)) for v in positional[0]):
+    if not _implementations(positional[0]):  # a class, or an expression the analysis does not know as one
         if len(positional) > 1:
             _store_implementation(session, dispatcher, positional[0], positional[1], frame)
             return positional[1]
@@ -555,11 +576,13 @@ def _register(session: ModelSession, dispatcher: ContainerValue, args: list, kwa
         session.write_cell(registrar, 0, frozenset({dispatcher}), frame, exact=True)
         session.write_cell(registrar, 1, positional[0], frame, exact=True)
         return frozenset({BuiltinMethod(registrar, "#register_for")})
-    for function in positional[0]:
+    for implementation in positional[0]:
+        function = implementation.function if isinstance(implementation, DescriptorValue) else implementation
+        skip = 1 if is_method and not (isinstance(implementation, DescriptorValue) and implementation.kind == "staticmethod") else 0
         params = session.parameters(function) if isinstance(function, FunctionValue) else None
         annotation = params[skip].annotation if params is not None and len(params) > skip else None
         classes = session.expr(annotation, frame) if annotation is not None else ONLY_UNKNOWN
-        _store_implementation(session, dispatcher, classes, frozenset({function}), frame)
+        _store_implementation(session, dispatcher, classes, frozenset({implementation}), frame)
     return positional[0]
 
 
@@ -573,20 +596,22 @@ def _register_for(session: ModelSession, registrar: ContainerValue, args: list, 
 
 def _store_implementation(session: ModelSession, dispatcher: ContainerValue, classes: Values, functions: Values,
                           frame: Frame) -> None:
-    # a class the analysis cannot name (a string annotation, ``int | str``) matches any argument
-    keys = frozenset(c if isinstance(c, (ClassValue, ExternalValue)) else UNKNOWN for c in classes) or ONLY_UNKNOWN
+    # a class the analysis cannot name (a string annotation, ``int | str``, ``type(None)``) matches any argument
+    keys = frozenset(c if isinstance(c, ClassValue) or (isinstance(c, ExternalValue) and not c.name.endswith(")"))
+                     else UNKNOWN for c in classes) or ONLY_UNKNOWN
     session.write_cell(dispatcher, _CLASSES, keys, frame)
     for key in keys:
         session.write_cell(dispatcher, ("#dispatch_for", key), functions, frame)
 
 
 def dispatch(session: ModelSession, dispatcher: ContainerValue, args: list, kwargs: list, span: Span | None,
-             frame: Frame, skip: int = 0) -> Values:
-    """Calling a ``singledispatch`` function: the implementation for the class of each value of the dispatched
-    argument, first in that class' order; an argument the analysis does not know may run any of them."""
+             frame: Frame, receiver: Values | None = None) -> Values:
+    """Calling a ``singledispatch`` function (``receiver``: a ``singledispatchmethod`` read through an instance or
+    a class): the implementation for the class of each value of the first argument, first in that class' order;
+    an argument the analysis does not know may run any of them."""
     registered = session.read_cell(dispatcher, _CLASSES)
     chosen: set = set()
-    dispatched = _args(args)[skip] if len(args) > skip and not isinstance(args[skip], tuple) else ONLY_UNKNOWN
+    dispatched = _args(args)[0] if args and not isinstance(args[0], tuple) else ONLY_UNKNOWN
     for value in dispatched:
         order = _class_order(session, value)
         if order is None:
@@ -595,28 +620,40 @@ def dispatch(session: ModelSession, dispatcher: ContainerValue, args: list, kwar
             continue
         found = next((key for key in order if key in registered), None)
         chosen.add(("#dispatch_for", found) if found is not None else _DEFAULT)
-        # a class the analysis cannot name, or an outside class (an ABC may claim any type), may match too
-        chosen.update(("#dispatch_for", key) for key in registered
-                      if key is UNKNOWN or (isinstance(key, ExternalValue) and not key.name.startswith("builtins.")))
+        # a class the analysis cannot name, or an outside class not in the order (an ABC may claim any class)
+        chosen.update(("#dispatch_for", key) for key in registered if key is UNKNOWN or (
+            isinstance(key, ExternalValue) and not key.name.startswith("builtins.") and key not in order))
     results: set = set()
     for cell in sorted(chosen, key=repr):
-        for function in session.read_cell(dispatcher, cell):
-            results.update(session.call_one(function, args, kwargs, span, frame))
+        for implementation in session.read_cell(dispatcher, cell):
+            function, bound = _bound_implementation(implementation, receiver)
+            results.update(session.call_one(function, [*bound, *args], kwargs, span, frame))
     return bounded(results) if results else ONLY_UNKNOWN
 
 
+def _bound_implementation(implementation: Value, receiver: Values | None) -> tuple[Value, list]:
+    """What ``singledispatchmethod`` calls: the implementation bound as its ``__get__`` binds it (a function to the
+    instance, a classmethod to the class, a staticmethod to nothing)."""
+    if isinstance(implementation, DescriptorValue):
+        if implementation.kind == "classmethod" and receiver is not None:
+            classes = frozenset(v.cls if isinstance(v, InstanceValue) else v for v in receiver)
+            return implementation.function, [classes]
+        return implementation.function, []
+    if receiver is not None and all(isinstance(v, InstanceValue) for v in receiver):
+        return implementation, [receiver]
+    return implementation, []  # read through the class: the plain function
+
+
 def _class_order(session: ModelSession, value: Value) -> list | None:
-    """The classes a value is an instance of, most derived first (None: not known)."""
+    """The classes a value is an instance of, most derived first (None: not known). An outside base ends the
+    order the analysis knows (its own bases are not known)."""
     if isinstance(value, ConstValue):
-        kinds = {"bool": ["bool", "int"], "NoneType": []}.get(value.kind, [value.kind])
+        kinds = {"bool": ["bool", "int"]}.get(value.kind, [value.kind])
         return [ExternalValue(f"builtins.{kind}") for kind in kinds] + [ExternalValue("builtins.object")]
     if isinstance(value, ContainerValue) and value.kind in ("list", "tuple", "dict", "set"):
         return [ExternalValue(f"builtins.{value.kind}"), ExternalValue("builtins.object")]
     if isinstance(value, InstanceValue):
-        order = session.mro(value.cls)
-        if any(isinstance(c, ExternalValue) and c.name != "builtins.object" for c in order):
-            return None  # an outside base: its own bases are not known
-        return [*order, ExternalValue("builtins.object")]
+        return [*session.mro(value.cls), ExternalValue("builtins.object")]
     return None
 
 
@@ -721,6 +758,9 @@ _HANDLERS: dict[str, Model] = {
     "builtins.reversed": _copy_of("iterator"),
     "builtins.dict": _dict,
     "builtins.iter": _iter,
+    "builtins.type": _type,
+    "contextlib.closing": _identity,
+    "contextlib.aclosing": _identity,
     "builtins.next": _next,
     "builtins.enumerate": _enumerate,
     "builtins.zip": _zip,
@@ -752,15 +792,21 @@ _HANDLERS: dict[str, Model] = {
 def container_method(session: ModelSession, method: BuiltinMethod, args: list, kwargs: list, span: Span | None,
                      frame: Frame) -> Values:
     receiver, name = method.receiver, method.name
+    if isinstance(receiver, GeneratorValue):  # ``gen.send(x)``, ``await agen.__anext__()``: runs it to its next yield
+        if name not in _GENERATOR_STEPS:
+            return ONLY_UNKNOWN
+        yielded = session.iterate(frozenset({receiver}), frame, span)
+        return ONLY_UNKNOWN if name in _ASYNC_GENERATOR_STEPS else yielded
     if name == "#methodcaller":
         return _call_methodcaller(session, receiver, args, kwargs, span, frame)
     if name == "#register_for" and isinstance(receiver, ContainerValue):
         return _register_for(session, receiver, args, kwargs, span, frame)
     if isinstance(receiver, ContainerValue) and receiver.kind == DISPATCHER:
-        return _register(session, receiver, args, kwargs, span, frame, 0) if name == "register" else ONLY_UNKNOWN
+        return _register(session, receiver, args, kwargs, span, frame, False) if name == "register" else ONLY_UNKNOWN
     if isinstance(receiver, DescriptorValue) and receiver.kind == "singledispatchmethod":
-        dispatchers = [d for d in [receiver.function] if isinstance(d, ContainerValue)]
-        return _register(session, dispatchers[0], args, kwargs, span, frame, 1) if name == "register" and dispatchers else ONLY_UNKNOWN
+        if name != "register" or not isinstance(receiver.function, ContainerValue):
+            return ONLY_UNKNOWN
+        return _register(session, receiver.function, args, kwargs, span, frame, True)
     if name == "#contextmanager":  # a ``@contextmanager`` function, called
         units = [session.unit_for(receiver, None, args, kwargs, frame)] if isinstance(receiver, FunctionValue) else []
         return frozenset(ContextManagerValue(u.id) for u in units if u is not None) or ONLY_UNKNOWN
@@ -777,6 +823,14 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
         return ONLY_UNKNOWN
     found = model(session, receiver, _args(args), kwargs, span, frame)
     return ONLY_UNKNOWN if found is None else found
+
+
+#: Methods of builtin values that iterate what they are given without the analysis modeling their result
+#: (``"|".join(gen)`` runs the generator there); ``append`` and the like keep it for later.
+CONSUMING_METHODS = frozenset({"join", "writelines"})
+
+_ASYNC_GENERATOR_STEPS = frozenset({"asend", "__anext__", "athrow"})
+_GENERATOR_STEPS = frozenset({"send", "__next__", "throw"}) | _ASYNC_GENERATOR_STEPS
 
 
 def _got(read: Callable[[ModelSession, Values, Value, Frame], Values]) -> Callable:
@@ -796,7 +850,7 @@ def _got(read: Callable[[ModelSession, Values, Value, Frame], Values]) -> Callab
 
 
 def _read_item(session: ModelSession, bases: Values, key: Value, frame: Frame) -> Values:
-    return session.item(bases, frozenset({key}), frame)
+    return session.item(bases, frozenset({key}), frame, by_getitem=True)
 
 
 def _read_attribute(session: ModelSession, bases: Values, key: Value, frame: Frame) -> Values:

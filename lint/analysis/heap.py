@@ -10,7 +10,7 @@ driver, and every write that adds values tells it what grew (``SessionApi.grew``
 from __future__ import annotations
 
 from steplint.analysis.interpret_shared import Frame, SessionApi
-from steplint.analysis.values import ANY, EMPTY, ContainerValue, Value, Values, bounded
+from steplint.analysis.values import ANY, DEFAULT_FACTORY, EMPTY, ContainerValue, Value, Values, bounded
 from steplint.core.summary import ModuleSummary
 
 
@@ -83,6 +83,7 @@ class Heap:
         keys: set = set()
         for heap in self._heaps(container):
             keys |= heap.fields.get(container, set())
+        keys.discard(DEFAULT_FACTORY)  # a defaultdict's factory: held in a cell, never one of its keys
         return keys
 
     def exact_items(self, values: Values) -> list[Values] | None:

@@ -118,15 +118,18 @@ class Calls:
     def _call_builtin_method(self, callee: BuiltinMethod, args: list, kwargs: list, span: Span | None,
                              frame: Frame) -> Values:
         self.record(frame, span, callee, None)
+        if callee.name in builtin_models.CONSUMING_METHODS:
+            self._run_given_generators(args, kwargs, span, frame)
         return builtin_models.container_method(self.session, callee, args, kwargs, span, frame)
 
     def _call_descriptor(self, callee: DescriptorValue, args: list, kwargs: list, span: Span | None,
                          frame: Frame) -> Values:
         if callee.kind == "staticmethod":
             return self.call_one(callee.function, args, kwargs, span, frame)
-        if callee.kind == "singledispatchmethod" and isinstance(callee.function, ContainerValue):
+        if callee.kind == "singledispatchmethod" and isinstance(callee.function, ContainerValue) and args \
+                and not isinstance(args[0], tuple):  # read through an instance or class (``BoundMethod``): it first
             self.record(frame, span, callee, None)
-            return builtin_models.dispatch(self.session, callee.function, args, kwargs, span, frame, skip=1)
+            return builtin_models.dispatch(self.session, callee.function, args[1:], kwargs, span, frame, args[0])
         if callee.kind == "partialmethod" and args and not isinstance(args[0], tuple):
             # read through an instance (``BoundMethod``): the instance first, then what partialmethod was given
             functions, stored_args, stored_kwargs = builtin_models.stored_arguments(self.session, callee.function)
@@ -223,7 +226,21 @@ class Calls:
         modeled = builtin_models.call(self.session, callee.name, args, kwargs, span, frame)
         if modeled is not None:
             return modeled
+        self._run_given_generators(args, kwargs, span, frame)
         return frozenset({ExternalValue(f"{callee.name}()")})
+
+    def _run_given_generators(self, args: list, kwargs: list, span: Span | None, frame: Frame) -> None:
+        """A generator handed to code the analysis does not model (``any(gen)``, ``"".join(gen)``, ``anext(gen)``)
+        runs there: what such code does with a generator is consume it (a lazy wrapper that keeps it for later,
+        ``itertools.chain(gen)``, is reported here too)."""
+        for argument in [*args, *(values for _, values in kwargs)]:
+            if isinstance(argument, tuple):
+                continue
+            for value in argument:
+                if isinstance(value, GeneratorValue):
+                    unit = self.session.engine.units.get(value.unit)
+                    if unit is not None:
+                        self.record_run(frame, span, unit, value)
 
     def _step_options(self, kwargs: list) -> StepOptions:
         """What a call of MAF's ``step`` passed: ``name=`` when it is one string; whether ``replay_key=`` may

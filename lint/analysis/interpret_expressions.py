@@ -148,7 +148,7 @@ class Expressions:
         if len(node.items) == 1 and type(node.items[0]) is SliceForm:
             return self._slice(base, node.items[0], frame)
         if len(node.items) == 1:
-            return self.session.item(base, self.expr(node.items[0], frame), frame)
+            return self.session.item(base, self.expr(node.items[0], frame), frame, by_getitem=True)
         for item in node.items:
             self.expr(item, frame)
         return frozenset(v for v in base if isinstance(v, ClassValue)) or ONLY_UNKNOWN
@@ -313,7 +313,7 @@ class Expressions:
                     self.expr(condition, frame)
                 self._generators(node, index + 1, frame, container)
             return
-        elements = session.iterate(iterated, frame, generator.span)
+        elements = session.iterate(iterated, frame, generator.span, generator.is_async)
         session.assign(generator.target, elements if elements else EMPTY, frame)
         for condition in generator.conditions:
             self.expr(condition, frame)

@@ -411,7 +411,7 @@ class Statements:
         if kind is AttrTarget:
             return session.attribute(session.expr(target.base, frame), target.attr, frame)
         if kind is ItemTarget:
-            return session.item(session.expr(target.base, frame), session.expr(target.index, frame), frame)
+            return session.item(session.expr(target.base, frame), session.expr(target.index, frame), frame, by_getitem=True)
         return ONLY_UNKNOWN
 
     def bind(self, name: str, values: Values, frame: Frame) -> None:

@@ -196,6 +196,7 @@ class Generator:
     iter: "Expr"
     conditions: tuple["Expr", ...]
     span: "Span | None" = None  # the iterable: where iterating it runs what it runs (a generator's body)
+    is_async: bool = False  # ``async for``: ``__aiter__``/``__anext__``
 
 
 @dataclass(slots=True, unsafe_hash=True)

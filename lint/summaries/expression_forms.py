@@ -253,7 +253,7 @@ def _sited_dict_comprehension(forms: ExpressionForms, node: ast.DictComp) -> Exp
 def _generators(forms: ExpressionForms, generators: list[ast.comprehension]) -> tuple[Generator, ...]:
     return tuple(
         Generator(_comprehension_target(forms, g.target), forms.of(g.iter), tuple(forms.of(c) for c in g.ifs),
-                  forms.span_of(g.iter))
+                  forms.span_of(g.iter), bool(g.is_async))
         for g in generators
     )
 

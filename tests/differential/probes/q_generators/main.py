@@ -1,4 +1,8 @@
-"""A generator's body runs where it is iterated, not where the generator is made."""
+"""A generator's body runs where it is iterated, not where the generator is made; code that consumes it
+(``"".join``, ``any``, ``anext``, ``send``) runs it there, ``iter(gen)`` is the generator itself and
+``contextlib.closing`` hands it back."""
+import contextlib
+
 from agent_framework import step, workflow
 
 
@@ -20,6 +24,20 @@ async def streamed(label: str):  # noqa: ANN201
 
 
 PENDING: list = []
+SINK: list = []
+
+
+def naming(label: str):  # noqa: ANN201
+    SINK.append(fetch(label))
+    yield label
+
+
+class Stream:
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    async def __aiter__(self):  # noqa: ANN204
+        yield await fetch(self.label)
 
 
 @step
@@ -68,6 +86,51 @@ async def near_miss_plain_rows(label: str) -> str:
     return "|".join(plain_rows(label))
 
 
+@step
+async def consumed_by_join(label: str) -> str:
+    out = "|".join(naming(label))  # expect: STP002
+    return out + await SINK.pop()
+
+
+@step
+async def consumed_by_any(label: str) -> str:
+    out = label if any(naming(label)) else ""  # expect: STP002
+    return out + await SINK.pop()
+
+
+@step
+async def stepped_by_send(label: str) -> str:
+    rows = fetching(label)
+    return await rows.send(None)  # expect: STP002
+
+
+@step
+async def stepped_by_anext(label: str) -> str:
+    rows = streamed(label)
+    return await anext(rows)  # expect: STP002
+
+
+@step
+async def iter_is_the_generator(label: str) -> str:
+    rows = iter(fetching(label))
+    first = next(rows)  # expect: STP002
+    return await first
+
+
+@step
+async def closed_after(label: str) -> str:
+    out = []
+    with contextlib.closing(fetching(label)) as rows:
+        for pending in rows:  # expect: STP002
+            out.append(await pending)
+    return "|".join(out)
+
+
+@step
+async def async_comprehension_over_aiter(label: str) -> str:
+    return "|".join([r async for r in Stream(label)])  # expect: STP002
+
+
 @workflow
 async def flow(mode: str) -> str:
     parts = [await made_here_iterated_by_the_workflow(mode)]
@@ -79,4 +142,7 @@ async def flow(mode: str) -> str:
     parts.append(await made_then_next(mode))
     parts.append(await made_then_comprehension(mode))
     parts.append(await near_miss_plain_rows(mode))
+    parts += [await consumed_by_join(mode), await consumed_by_any(mode), await stepped_by_send(mode)]
+    parts += [await stepped_by_anext(mode), await iter_is_the_generator(mode), await closed_after(mode)]
+    parts.append(await async_comprehension_over_aiter(mode))
     return "|".join(parts)

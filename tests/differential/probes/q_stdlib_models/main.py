@@ -1,4 +1,7 @@
-"""operator.methodcaller, functools.partialmethod, a defaultdict's factory and functools.singledispatch."""
+"""operator.methodcaller, functools.partialmethod, a defaultdict's factory and functools.singledispatch
+(two dispatchers in one module, a class from outside, registration by type(None), singledispatchmethod over
+a classmethod)."""
+import abc
 import collections
 import functools
 import operator
@@ -52,6 +55,44 @@ async def _text(item: str, label: str) -> str:
     return "text:" + label
 
 
+@functools.singledispatch
+async def render(item: object, label: str) -> str:
+    return "render:" + label
+
+
+@handle.register(type(None))
+async def _none(item: None, label: str) -> str:
+    return await fetch(label)
+
+
+class Shape(abc.ABC):  # noqa: B024
+    pass
+
+
+class Square(Shape):
+    pass
+
+
+class Router:
+    @functools.singledispatchmethod
+    @classmethod
+    async def route(cls, item: object, label: str) -> str:
+        return "route:" + label
+
+    @route.register
+    @classmethod
+    async def _(cls, item: int, label: str) -> str:
+        return await fetch(label)
+
+
+async def fallback_handler(label: str) -> str:
+    return "fallback:" + label
+
+
+def fallback():  # noqa: ANN201
+    return fallback_handler
+
+
 @step
 async def by_methodcaller(label: str) -> str:
     return await operator.methodcaller("run", "!")(Team(label))  # expect: STP002
@@ -94,10 +135,52 @@ async def near_miss_singledispatch(label: str) -> str:
     return await handle("one", label) + await handle(1.5, label)
 
 
+@step
+async def near_miss_other_dispatcher(label: str) -> str:
+    return await render(1, label)
+
+
+@step
+async def by_dispatch_on_none(label: str) -> str:
+    return await handle(None, label)  # expect: STP002
+
+
+@step
+async def near_miss_outside_base(label: str) -> str:
+    return await handle(Square(), label)
+
+
+@step
+async def by_dispatch_classmethod(label: str) -> str:
+    return await Router.route(1, label)  # expect: STP002
+
+
+@step
+async def by_partialmethod_through_the_class(label: str) -> str:
+    return await Client.send_fast(Client(), label)  # expect: STP002
+
+
+@step
+async def near_miss_defaultdict_get(label: str) -> str:
+    handlers = collections.defaultdict(lambda: fetch)
+    return await handlers.get(label, plain)(label)
+
+
+@step
+async def near_miss_defaultdict_update(label: str) -> str:
+    handlers = collections.defaultdict(fallback)
+    table = {label: plain}
+    table.update(handlers)
+    return await table[label](label)
+
+
 @workflow
 async def flow(mode: str) -> str:
     parts = [await by_methodcaller(mode), await near_miss_methodcaller(mode)]
     parts += [await by_partialmethod(mode), await near_miss_partialmethod(mode)]
     parts += [await by_defaultdict_factory(mode), await near_miss_defaultdict_factory(mode)]
     parts += [await by_singledispatch(mode), await near_miss_singledispatch(mode)]
+    parts += [await near_miss_other_dispatcher(mode), await by_dispatch_on_none(mode), await near_miss_outside_base(mode)]
+    parts += [await by_dispatch_classmethod(mode), await by_partialmethod_through_the_class(mode)]
+    parts += [await near_miss_defaultdict_get(mode), await near_miss_defaultdict_update(mode)]
     return "|".join(parts)
