@@ -9,7 +9,7 @@ from steplint.analysis.values import StepValue
 from steplint.analysis.graph_pins import PIN_CALL
 from steplint.rules.base import NESTING, Rule
 from steplint.rules.stp001_step_calls_step import StepCallsStep
-from steplint.core.summary import ModuleSummary
+from steplint.core.summary import display_qualname, ModuleSummary
 
 
 class StepReachesStep(Rule):
@@ -170,4 +170,4 @@ def _nested_in(unit, outer) -> bool:  # noqa: ANN001
 
 
 def _qualname(item) -> str:  # noqa: ANN001 - a Decorated
-    return item.body.qualname.replace(".<locals>", "") if item.body is not None else item.display
+    return display_qualname(item.body.qualname) if item.body is not None else item.display

@@ -10,7 +10,7 @@ from steplint.analysis.flow import HandedOver, ModuleFlow, callers_chain, unit_d
 from steplint.analysis.values import CoroutineValue, FunctionValue, StepValue
 from steplint.analysis.graph_pins import PIN_CALL_AND_CALLEE
 from steplint.rules.base import CALL_ORDER, Rule
-from steplint.core.summary import CallExpr, ModuleSummary, Span, iter_calls
+from steplint.core.summary import display_qualname, CallExpr, ModuleSummary, Span, iter_calls
 
 class ConcurrentUnkeyedStep(Rule):
     """
@@ -242,7 +242,7 @@ def _direct_call(analysis: Analysis, module: ModuleSummary, span: Span, step: De
 
 
 def _qualified(step: Decorated) -> str:
-    qualname = step.body.qualname.replace(".<locals>", "") if step.body is not None else step.display
+    qualname = display_qualname(step.body.qualname) if step.body is not None else step.display
     return f"{step.module.module}.{qualname}"
 
 

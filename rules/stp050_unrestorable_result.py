@@ -8,7 +8,7 @@ from steplint.analysis.program import Analysis, Decorated, maf_name
 from steplint.analysis.values import InstanceValue
 from steplint.core.diagnostics import Diagnostic
 from steplint.core.framework_versions import LOUD_CHECKPOINT_FAILURE, REGISTER_CHECKPOINT_TYPE, Version, short_version
-from steplint.core.summary import Const, Display, ModuleSummary, Ref, iter_calls
+from steplint.core.summary import display_qualname, Const, Display, ModuleSummary, Ref, iter_calls
 from steplint.rules.base import BROKEN, Rule
 
 
@@ -233,7 +233,7 @@ def _blocked(analysis: Analysis, judge: CheckpointTypeJudge, step: Decorated) ->
     # No annotation: what the body returns, where the analysis follows it.
     root = analysis.flow(step.module).roots.get((step.module.path, body.qualname))
     made = sorted({v.cls.qualname for v in (root.returns if root else ()) if isinstance(v, InstanceValue)})
-    return made[0].replace(".<locals>", "") if made else None
+    return display_qualname(made[0]) if made else None
 
 
 def _registered(analysis: Analysis, module: ModuleSummary) -> set[str] | None:

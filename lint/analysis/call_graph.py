@@ -31,11 +31,7 @@ from steplint.analysis.values import (
     StepValue,
     Value,
 )
-from steplint.core.summary import FunctionSummary, ModuleSummary
-
-
-def display_qualname(qualname: str) -> str:
-    return qualname.replace(".<locals>", "")
+from steplint.core.summary import display_qualname, FunctionSummary, ModuleSummary
 
 
 class CallGraph:

@@ -25,7 +25,7 @@ from steplint.analysis.values import (
     BoundMethod, ClassValue, ConstValue, ContainerValue, ExternalValue, FunctionValue, InstanceValue, PartialValue,
     StepValue, Value, Values,
 )
-from steplint.core.summary import Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm, ModuleSummary, Ref
+from steplint.core.summary import display_qualname, Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm, ModuleSummary, Ref
 
 _MAX_DEPTH = 16
 
@@ -212,7 +212,7 @@ class DurabilityJudge:
 
 
 def _display(qualname: str) -> str:
-    return qualname.replace(".<locals>", "")
+    return display_qualname(qualname)
 
 
 def value_state(values: Values, read_items) -> State:  # noqa: ANN001 - how to read a tuple's items

@@ -33,7 +33,7 @@ from steplint.analysis.values import (
     Values,
     stable_key,
 )
-from steplint.core.summary import Attr, CallExpr, FunctionSummary, ModuleSummary, Ref, Span, Subscript
+from steplint.core.summary import display_qualname, Attr, CallExpr, FunctionSummary, ModuleSummary, Ref, Span, Subscript
 
 SiteKey = tuple[int, int, int, int]
 
@@ -244,7 +244,7 @@ def function_of(unit: Unit) -> FunctionValue | None:
 def unit_display(unit: Unit) -> str:
     """A unit's function as messages name it: ``helper``, ``Notifier.send``, ``outer.inner``."""
     function = function_of(unit)
-    return function.qualname.replace(".<locals>", "") if function is not None else unit.module.module
+    return display_qualname(function.qualname) if function is not None else unit.module.module
 
 
 def unit_qualified(unit: Unit) -> str:
@@ -252,7 +252,7 @@ def unit_qualified(unit: Unit) -> str:
     function = function_of(unit)
     if function is None:
         return unit.module.module
-    return f"{unit.module.module}.{function.qualname.replace('.<locals>', '')}"
+    return f"{unit.module.module}.{display_qualname(function.qualname)}"
 
 
 def describe_callee(expr) -> str:  # noqa: ANN001 - a core.summary expression form

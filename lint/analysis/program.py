@@ -22,6 +22,7 @@ from steplint.analysis.made_steps import MadeSteps, joined_options
 from steplint.analysis.values import StepOptions, StepValue
 from steplint.core.summary import (
     Binding,
+    display_qualname,
     CallExpr,
     CallSite,
     Const,
@@ -568,5 +569,5 @@ def _kind(name: str | None) -> str | None:
 
 
 def _display(qualname: str) -> str:
-    return qualname.replace(".<locals>", "")
+    return display_qualname(qualname)
 

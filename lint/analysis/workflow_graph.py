@@ -31,7 +31,7 @@ from steplint.analysis.interpreter import Unit
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import CoroutineValue, PartialValue, StepValue, stable_key
 from steplint.core.diagnostics import Diagnostic
-from steplint.core.summary import CallSite, ModuleSummary, Ref
+from steplint.core.summary import display_qualname, CallSite, ModuleSummary, Ref
 
 @dataclass
 class Hazard:
@@ -290,7 +290,7 @@ class _State:
         return found
 
     def decorated_node(self, item: Decorated) -> Node:
-        qualname = item.body.qualname.replace(".<locals>", "") if item.body is not None else item.display
+        qualname = display_qualname(item.body.qualname) if item.body is not None else item.display
         node = self._new(
             item.key, kind=item.kind, name=item.display, qualified=f"{item.module.module}.{qualname}",
             module=item.module.module, path=item.module.path, line=item.anchor.line,

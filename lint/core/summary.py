@@ -18,6 +18,8 @@ and unpickling these few hundred objects per file twice as slow.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Iterator, Union
@@ -621,3 +623,15 @@ def iter_calls(statements: tuple) -> "Iterator[CallExpr]":
         elif what == _CALL:
             yield node
             push(children(node))
+
+
+#: Marks the n-th ``def`` of one qualified name in a module (``_#2``): each definition is a function of its own
+#: (``@handle.register`` then ``def _`` again, ``if``/``else`` definitions), a mark no message shows.
+REDEFINITION_MARK = "#"
+_MARKS = re.compile(r"#\d+")
+
+
+def display_qualname(qualname: str) -> str:
+    """A qualified name as messages show it: ``outer.inner`` for ``outer.<locals>.inner``, without redefinition marks."""
+    shown = qualname.replace(".<locals>", "")
+    return _MARKS.sub("", shown) if REDEFINITION_MARK in shown else shown

@@ -46,14 +46,15 @@ class TopLevelPart:
     """What one group of top-level statements adds to its module's summary.
 
     The share depends only on the group's statements (their text and lines)
-    and on three counters of the statements before it: the module scope's
-    binding order, its lambdas, and the file's display sites. So a group an
+    and on four counters of the statements before it: the module scope's
+    binding order, its lambdas, the file's display sites, and a digest of how
+    many ``def`` statements made each qualified name. So a group an
     edit did not reach, whose counters ``entry`` are unchanged, is added
     again as it is instead of being summarized anew (``summarize_in_parts``).
     """
 
-    entry: tuple[int, int, int]
-    exit: tuple[int, int, int]
+    entry: tuple[int, int, int, int]
+    exit: tuple[int, int, int, int]
     bindings: tuple[tuple[str, Binding], ...]
     statements: tuple[Stmt, ...]
     functions: tuple[FunctionSummary, ...]
@@ -61,6 +62,7 @@ class TopLevelPart:
     calls: tuple[CallSite, ...]
     star_imports: tuple[str, ...]
     makes_generator: bool
+    defined: tuple[str, ...]  # the qualified names its ``def`` statements made, redefinition marks aside
 
 
 def summarize_in_parts(
@@ -118,21 +120,22 @@ class _Builder(StatementWalker):
         self.summary.functions.insert(0, self.module_function)
         self.summary.star_imports = tuple(self.star_imports)
 
-    def _counters(self, module_scope: Scope) -> tuple[int, int, int]:
-        return module_scope.order, module_scope.lambdas, self.forms.sites
+    def _counters(self, module_scope: Scope) -> tuple[int, int, int, int]:
+        return module_scope.order, module_scope.lambdas, self.forms.sites, self.defined_digest
 
     def _part(self, module_scope: Scope, statements: list[ast.stmt]) -> TopLevelPart:
         summary, module_function, bound = self.summary, self.module_function, self.module_bound
         entry = self._counters(module_scope)
         bindings, statements_before, functions, classes = (
             len(bound), len(module_scope.statements), len(summary.functions), len(summary.classes))
-        calls, star_imports = len(module_function.calls), len(self.star_imports)
+        calls, star_imports, defined = len(module_function.calls), len(self.star_imports), len(self.defined_here)
         was_generator, module_function.is_generator = module_function.is_generator, False
         self.statements(statements)
         part = TopLevelPart(
             entry, self._counters(module_scope), tuple(bound[bindings:]), tuple(module_scope.statements[statements_before:]),
             tuple(summary.functions[functions:]), tuple(summary.classes[classes:]),
             tuple(module_function.calls[calls:]), tuple(self.star_imports[star_imports:]), module_function.is_generator,
+            tuple(self.defined_here[defined:]),
         )
         module_function.is_generator = was_generator or part.makes_generator
         return part
@@ -149,4 +152,6 @@ class _Builder(StatementWalker):
         self.module_function.calls.extend(part.calls)
         self.star_imports.extend(part.star_imports)
         self.module_function.is_generator = self.module_function.is_generator or part.makes_generator
-        module_scope.order, module_scope.lambdas, self.forms.sites = part.exit
+        for qualname in part.defined:
+            self.count_definition(qualname)
+        module_scope.order, module_scope.lambdas, self.forms.sites, _ = part.exit

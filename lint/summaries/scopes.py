@@ -13,7 +13,7 @@ import ast
 from contextlib import contextmanager
 from typing import Iterator
 
-from steplint.core.summary import Binding, FunctionSummary, ModuleSummary, Param, Span, Stmt
+from steplint.core.summary import REDEFINITION_MARK, Binding, FunctionSummary, ModuleSummary, Param, Span, Stmt
 from steplint.source.reading import ParsedSource
 from steplint.summaries.expression_forms import ExpressionForms, no_span
 from steplint.summaries.positions import Positions
@@ -54,6 +54,9 @@ class ScopeState:
         self.loaded: list[set[str]] = []
         self.conditional = 0  # how many branches, loops, try or with blocks of the scope we are in
         self.lambda_names: dict[int, str] = {}
+        self.defined: dict[str, int] = {}  # qualified name -> how many ``def`` statements made it so far
+        self.defined_digest = 0
+        self.defined_here: list[str] = []  # every qualified name ``def`` made, in order (a group's share of them)
         # Nothing here refers back to the builder: the tree is freed as soon as the summary is made.
         positions = Positions(parsed)
         self.span = positions.span
@@ -75,6 +78,23 @@ class ScopeState:
     def qualname(self, name: str) -> str:
         prefix = self.binding_stack[-1].qualname
         return f"{prefix}.{name}" if prefix else name
+
+    def function_qualname(self, name: str) -> str:
+        """A ``def``'s qualified name; a second ``def`` of the same name in the same scope is ``name#2``."""
+        qualname = self.qualname(name)
+        count = self.count_definition(qualname)
+        return qualname if count == 1 else f"{qualname}{REDEFINITION_MARK}{count}"
+
+    def count_definition(self, qualname: str) -> int:
+        """One more ``def`` of ``qualname``: how many there are now. ``defined_digest`` follows the counts (a
+        group of top-level statements is kept only when the counts before it are the same: ``builder``)."""
+        before = self.defined.get(qualname, 0)
+        self.defined[qualname] = before + 1
+        if before:
+            self.defined_digest ^= hash((qualname, before))
+        self.defined_digest ^= hash((qualname, before + 1))
+        self.defined_here.append(qualname)
+        return before + 1
 
     def lambda_qualname(self, node: ast.Lambda) -> str:
         """A lambda's name, made the first time it is asked for: the n-th lambda of its scope is ``<lambdan>``."""

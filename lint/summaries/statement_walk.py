@@ -239,7 +239,7 @@ class StatementWalker(ExpressionWalker):
         if node.returns is not None:
             returns = self.annotation_forms.of(node.returns)
             self.visit(node.returns, record=False)
-        qualname = self.qualname(node.name)
+        qualname = self.function_qualname(node.name)
         function = FunctionSummary(
             qualname=qualname,
             name=node.name,

@@ -24,6 +24,7 @@ MODES = ("a", "b")
 STEP_NAMES = ("fetch", "load", "score", "summarize", "notify", "enrich", "store", "rank", "classify", "route")
 STDLIB_IMPORTS = (
     "import asyncio",
+    "import collections",
     "import contextlib",
     "import enum",
     "import functools",

@@ -491,6 +491,85 @@ def index_forms(b: Builder) -> None:
     b.body([f"out.append(await STAGES_{n}{form}({b.arg(inner)}))"])
 
 
+# --- generators: a generator's body runs where it is iterated ------------------------------
+
+
+def _producer(b: Builder, home: str, inner, n: int) -> str:  # noqa: ANN001 - an InnerStep
+    """A generator function in *home* that yields a call of *inner*; the expression naming it from main."""
+    value = f"{b.ref('Job', home)}(v)" if inner.takes_job else "v"
+    b.define(home, [f"def produce_{n}(v):", f"    yield {b.ref(inner.name, home)}({value})"])
+    return b.ref(f"produce_{n}", "main", home)
+
+
+@shape("generators")
+def generator_consumed_later(b: Builder) -> None:
+    home, inner, n = b.home(), b.step(), b.uid()
+    producer = _producer(b, home, inner, n)
+    consume = b.rng.choice((
+        [f"for pending in rows_{n}:", "    out.append(await pending)"],
+        [f"pending_{n} = list(rows_{n})", f"out.extend([await p for p in pending_{n}])"],
+        [f"pending_{n} = next(rows_{n})", f"out.append(await pending_{n})"],
+        [f"out.extend([await p for p in rows_{n}])"],
+    ))
+    b.body([f"rows_{n} = {producer}(mode)", *consume])
+
+
+@shape("generators")
+def async_generator_in_step(b: Builder) -> None:
+    home, inner, n = b.home(), b.step(), b.uid()
+    value = f"{b.ref('Job', home)}(v)" if inner.takes_job else "v"
+    b.define(home, [f"async def stream_{n}(v):", f"    yield await {b.ref(inner.name, home)}({value})"])
+    stream = b.ref(f"stream_{n}", "main", home)
+    b.body(b.rng.choice(([f"async for item in {stream}(mode):", "    out.append(item)"],
+                         [f"out.extend([item async for item in {stream}(mode)])"])))
+
+
+@shape("near miss")
+def generator_run_by_the_workflow(b: Builder) -> None:
+    """Made in a step's body, iterated by the workflow: the step it yields is not nested."""
+    home, inner, n = b.home(), b.step(), b.uid()
+    producer = _producer(b, home, inner, n)
+    b.define("main", [f"LATER_{n}: list = []"])
+    b.body([f"LATER_{n}.append({producer}(mode))"])
+    b.in_flow([f"for pending in LATER_{n}.pop():", "    parts.append(await pending)"])
+
+
+# --- the standard library: dispatch and bound callables --------------------------------------
+
+
+@shape("stdlib higher-order")
+def operator_methodcaller(b: Builder) -> None:
+    _protocol_class(b, [*_holding("Agent{n}"), "    async def act(self, suffix):", "        return await {step}({value})",
+                        "    async def idle(self, suffix):", "        return suffix"],
+                    lambda ref, arg: [f"out.append(await operator.methodcaller('act', '!')({ref('Agent{n}')}(mode)))",
+                                      f"out.append(await operator.methodcaller('idle', '!')({ref('Agent{n}')}(mode)))"])
+
+
+@shape("stdlib higher-order")
+def functools_partialmethod(b: Builder) -> None:
+    _protocol_class(b, [*_holding("Client{n}"), "    async def _send(self, kind):", "        return await {step}({value})",
+                        "    send_fast = functools.partialmethod(_send, 'fast')"],
+                    lambda ref, arg: [f"out.append(await {ref('Client{n}')}(mode).send_fast())"])
+
+
+@shape("stdlib higher-order")
+def functools_singledispatch(b: Builder) -> None:
+    home, inner, n = b.home(), b.step(), b.uid()
+    value = f"{b.ref('Job', home)}(v)" if inner.takes_job else "v"
+    b.define(home, ["@functools.singledispatch", f"async def handle_{n}(item, v):", "    return 'default'", "",
+                    f"@handle_{n}.register", "async def _(item: int, v):", f"    return await {b.ref(inner.name, home)}({value})",
+                    "", f"@handle_{n}.register(str)", "async def _(item, v):", "    return 'text'"])
+    handle = b.ref(f"handle_{n}", "main", home)
+    b.body([f"out.append(await {handle}(1, mode))", f"out.append(await {handle}('one', mode))"])
+
+
+@shape("stdlib higher-order")
+def defaultdict_factory(b: Builder) -> None:
+    callee, arg = _step_and_arg(b)
+    n = b.uid()
+    b.body([f"handlers_{n} = collections.defaultdict(lambda: {callee})", f"out.append(await handlers_{n}[mode]({arg}))"])
+
+
 # --- near misses ---------------------------------------------------------------------------
 
 

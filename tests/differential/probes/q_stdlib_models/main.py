@@ -51,7 +51,7 @@ async def _(item: int, label: str) -> str:
 
 
 @handle.register(str)
-async def _text(item: str, label: str) -> str:
+async def _(item: str, label: str) -> str:  # noqa: F811 - each registered implementation is its own function
     return "text:" + label
 
 
@@ -61,7 +61,7 @@ async def render(item: object, label: str) -> str:
 
 
 @handle.register(type(None))
-async def _none(item: None, label: str) -> str:
+async def _(item: None, label: str) -> str:  # noqa: F811
     return await fetch(label)
 
 
