@@ -185,7 +185,7 @@ class Expressions:
     def _yield(self, node: YieldForm, frame: Frame) -> Values:
         if node.value is not None:
             values = self.expr(node.value, frame)
-            self.session.grow(frame.unit.yields, self.session.iterate(values, frame) if node.delegate else values,
+            self.session.grow(frame.unit.yields, self.session.iterate(values, frame, node.span) if node.delegate else values,
                               ("yields", frame.unit.id))
         return ONLY_UNKNOWN
 

@@ -154,6 +154,7 @@ class Walrus:
 class YieldForm:
     value: "Expr | None"
     delegate: bool  # ``yield from``
+    span: "Span | None" = None  # ``yield from gen``: where ``gen`` runs when this generator is iterated
 
 
 @dataclass(slots=True, unsafe_hash=True)

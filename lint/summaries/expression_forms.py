@@ -286,7 +286,9 @@ def _walrus(forms: ExpressionForms, node: ast.NamedExpr) -> Expr:
 
 
 def _yield(forms: ExpressionForms, node: ast.Yield | ast.YieldFrom) -> Expr:
-    return YieldForm(forms.of(node.value) if node.value is not None else None, type(node) is ast.YieldFrom)
+    delegate = type(node) is ast.YieldFrom
+    return YieldForm(forms.of(node.value) if node.value is not None else None, delegate,
+                     forms.span_of(node) if delegate else None)
 
 
 _EQUALITY = {ast.Eq: "==", ast.NotEq: "!="}

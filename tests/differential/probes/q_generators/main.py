@@ -23,6 +23,10 @@ async def streamed(label: str):  # noqa: ANN201
     yield await fetch(label)
 
 
+def delegating(rows):  # noqa: ANN001, ANN201
+    yield from rows
+
+
 PENDING: list = []
 SINK: list = []
 
@@ -131,6 +135,11 @@ async def async_comprehension_over_aiter(label: str) -> str:
     return "|".join([r async for r in Stream(label)])  # expect: STP002
 
 
+@step
+async def delegated_to_a_given_generator(label: str) -> str:
+    return "|".join([await p for p in delegating(fetching(label))])  # expect: STP002
+
+
 @workflow
 async def flow(mode: str) -> str:
     parts = [await made_here_iterated_by_the_workflow(mode)]
@@ -145,4 +154,5 @@ async def flow(mode: str) -> str:
     parts += [await consumed_by_join(mode), await consumed_by_any(mode), await stepped_by_send(mode)]
     parts += [await stepped_by_anext(mode), await iter_is_the_generator(mode), await closed_after(mode)]
     parts.append(await async_comprehension_over_aiter(mode))
+    parts.append(await delegated_to_a_given_generator(mode))
     return "|".join(parts)
