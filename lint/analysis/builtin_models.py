@@ -115,6 +115,24 @@ def _new(session: ModelSession, kind: str, span: Span | None, frame: Frame, item
     return frozenset({container})
 
 
+def is_modeled(name: str) -> bool:
+    """Whether ``call`` answers for the outside callable ``name``."""
+    return public_asyncio_name(name) in _HANDLERS
+
+
+def decorator_returns_argument(name: str) -> bool:
+    """Whether the model of ``name`` returns the function or class it is given (``functools.cache``,
+    ``@dataclass``, the decorator ``dataclass(frozen=True)`` makes)."""
+    handler = _HANDLERS.get(public_asyncio_name(name))
+    return handler is _identity or handler in _CLASS_DECORATORS
+
+
+def class_decorator_made(name: str) -> str | None:
+    """The decorator a class decorator's model makes when called without the class (``dataclass(frozen=True)``:
+    ``dataclasses.dataclass()``); None for any other callable."""
+    return _CLASS_DECORATORS.get(_HANDLERS.get(public_asyncio_name(name)))  # type: ignore[arg-type]
+
+
 def call(session: ModelSession, name: str, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values | None:
     """The result of calling the outside callable ``name``, or None when it is not modeled."""
     name = public_asyncio_name(name)
@@ -221,7 +239,12 @@ def _class_decorator(made: str) -> Model:
     """``@dataclass`` returns the class it is given; ``@dataclass(frozen=True)`` first makes the decorator ``made``."""
     def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
         return _first(args) or frozenset({ExternalValue(made)})
+    _CLASS_DECORATORS[model] = made
     return model
+
+
+#: The models of class decorators, with the decorator each makes when called without the class.
+_CLASS_DECORATORS: dict[Model, str] = {}
 
 
 def _namedtuple(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:

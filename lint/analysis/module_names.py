@@ -9,6 +9,10 @@ encloses it, binds only by imports (``from app.flows import pipeline`` in a
 handler) holds what those imports bind; one it binds otherwise is its own
 local and unknown here: no finding comes from it.
 
+``SettledNames`` reads such a name from the summaries alone where its
+bindings settle it (one import, a plain ``def``...), so that most modules'
+imports never run for these readers; the engine answers the rest.
+
 ``MafReach`` tells, before any of that runs, whether a module's names can hold
 anything agent-framework-core made: a step or a workflow is made only by
 calling what an import of ``agent_framework`` (or a module of it) bound, so a
@@ -20,31 +24,40 @@ from __future__ import annotations
 
 from typing import Callable
 
+from steplint.analysis import builtin_models
+from steplint.analysis.attribute_lookup import BUILTIN_NAMES
 from steplint.analysis.index import ProjectIndex
+from steplint.analysis.interpret_shared import maf_factory
 from steplint.analysis.interpreter import Engine, import_names
-from steplint.analysis.values import EMPTY, ExternalValue, ModuleValue, Values
-from steplint.core.summary import FunctionSummary, ModuleSummary, Ref
+from steplint.analysis.values import EMPTY, ONLY_UNKNOWN, UNKNOWN, ExternalValue, ModuleValue, Values
+from steplint.core.summary import (
+    Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm, ModuleSummary, Ref,
+)
 
 _MAF = "agent_framework"
 
 
 def module_level_values(engine: Engine, index: ProjectIndex, module: ModuleSummary,
                         scope: FunctionSummary | None, expr: object,
-                        wanted: Callable[[ModuleSummary], bool] = lambda module: True) -> Values:
+                        wanted: Callable[[ModuleSummary], bool] = lambda module: True,
+                        settled: "SettledNames | None" = None) -> Values:
     """The values ``expr`` (a ``Ref``) holds when read in ``scope``, as far as module-level names give them.
 
     Only the names of modules ``wanted`` accepts are read (a module's names cost its import): another module's
-    names are nothing here. ``MafReach.reaches`` asks only for modules that can hold what MAF made."""
+    names are nothing here. ``MafReach.reaches`` asks only for modules that can hold what MAF made. With
+    ``settled``, a name its bindings settle is read without running its module's import, and every value other
+    than a module, an outside name or a step is ``UNKNOWN``."""
     if not isinstance(expr, Ref):
         return EMPTY
+    module_env = settled.get if settled is not None else lambda holder, name: engine.module_env(holder).get(name)
     head, *attributes = expr.dotted.split(".")
     local = _local_bindings(index, module, scope, head)
     if local is not None:
-        values = _imported(engine, module, local, wanted)
+        values = _imported(engine, module, local, wanted, module_env)
     else:
-        values = engine.module_env(module).get(head, EMPTY) if wanted(module) else EMPTY
+        values = (module_env(module, head) or EMPTY) if wanted(module) else EMPTY
     for attribute in attributes:
-        values = _module_attribute(engine, values, attribute, wanted)
+        values = _module_attribute(engine, values, attribute, wanted, module_env)
         if not values:
             return EMPTY
     return values
@@ -64,7 +77,8 @@ def _local_bindings(index: ProjectIndex, module: ModuleSummary, scope: FunctionS
     return None
 
 
-def _imported(engine: Engine, module: ModuleSummary, bindings: list, wanted: Callable[[ModuleSummary], bool]) -> Values:
+def _imported(engine: Engine, module: ModuleSummary, bindings: list, wanted: Callable[[ModuleSummary], bool],
+              module_env: Callable[[ModuleSummary, str], Values | None]) -> Values:
     """What a function's own name holds when each of its bindings is an import (``from pkg.mod import
     pipeline`` inside a handler): the union of what those imports bind; any other binding: nothing known."""
     found: set = set()
@@ -77,7 +91,7 @@ def _imported(engine: Engine, module: ModuleSummary, bindings: list, wanted: Cal
                 found.add(ExternalValue(f"{binding.target}.{binding.imported_name}"))
                 continue
             submodule = engine.load(f"{binding.target}.{binding.imported_name}", module)
-            values = engine.module_env(loaded).get(binding.imported_name) if wanted(loaded) else None
+            values = module_env(loaded, binding.imported_name) if wanted(loaded) else None
             if values is None and submodule is not None:
                 values = frozenset({ModuleValue(submodule.path, submodule.module)})
             if not values:
@@ -88,8 +102,8 @@ def _imported(engine: Engine, module: ModuleSummary, bindings: list, wanted: Cal
     return frozenset(found)
 
 
-def _module_attribute(engine: Engine, values: Values, attribute: str,
-                      wanted: Callable[[ModuleSummary], bool]) -> Values:
+def _module_attribute(engine: Engine, values: Values, attribute: str, wanted: Callable[[ModuleSummary], bool],
+                      module_env: Callable[[ModuleSummary, str], Values | None]) -> Values:
     """``module.name`` for values that are all modules, analyzed or outside (anything else: nothing known)."""
     found: set = set()
     for value in values:
@@ -100,8 +114,253 @@ def _module_attribute(engine: Engine, values: Values, attribute: str,
         if holder is None:
             return EMPTY
         if wanted(holder):
-            found.update(engine.module_env(holder).get(attribute, EMPTY))
+            found.update(module_env(holder, attribute) or EMPTY)
     return frozenset(found)
+
+
+class SettledNames:
+    """What a module-level name holds once its module is imported, read from the summaries where they settle it,
+    without running the import (``Engine.module_unit`` runs the imports of every module it imports too).
+
+    A name is settled when every statement that binds it runs (none is in a branch, a loop, a ``try`` or a
+    ``with``), no function of the module declares it ``global`` and no ``*`` import of an analyzed module could
+    rebind it; and the last of those statements is an import, a ``def`` or a ``class`` whose decorators are
+    outside callables, a literal, a display, a lambda, a read of a name or attribute settled at that point, or a
+    call of a class or of an outside callable that is neither MAF's nor answered by the standard-library models.
+    What it holds is then what ``Engine.module_env`` gives: the same modules and outside names, and ``UNKNOWN``
+    for every other value (a function, a class, an instance, a literal), which is all the readers (``MafNames``)
+    tell apart. Anything else, a module that imports itself included, is left to the engine. A module whose
+    import already ran is read from its state.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._names: dict[tuple[str, str], tuple[bool, Values | None]] = {}
+        self._open_modules: dict[str, bool] = {}  # path -> whether its names can be settled at all
+
+    def get(self, module: ModuleSummary, name: str) -> Values | None:
+        """``Engine.module_env(module).get(name)``, as far as the readers of ``MafNames`` tell values apart."""
+        known, values = self.settled(module, name)
+        return values if known else self.engine.module_env(module).get(name)
+
+    def settled(self, module: ModuleSummary, name: str) -> tuple[bool, Values | None]:
+        """Whether the summaries settle ``name``, and then what it holds (None: the import never binds it)."""
+        known, values = self._read(module, name)
+        if known and values is not None and _CLASS in values:
+            values = frozenset(UNKNOWN if v is _CLASS else v for v in values)
+        return known, values
+
+    def _read(self, module: ModuleSummary, name: str) -> tuple[bool, Values | None]:
+        if module.path in self.engine.module_units:
+            return True, self.engine.module_env(module).get(name)
+        key = (module.path, name)
+        found = self._names.get(key)
+        if found is None:
+            self._names[key] = _UNSETTLED  # a chain of imports back to this name settles nothing
+            found = self._names[key] = self._settle(module, name)
+        return found
+
+    def _settle(self, module: ModuleSummary, name: str) -> tuple[bool, Values | None]:
+        if not self._open(module) or any(name in f.declared_global for f in module.functions):
+            return _UNSETTLED
+        bindings = module.bindings.get(name)
+        if not bindings:
+            return True, None
+        if any(binding.conditional for binding in bindings):
+            return _UNSETTLED
+        return self._bound(module, max(bindings, key=_order))  # statements that always run: the last one's value
+
+    def _open(self, module: ModuleSummary) -> bool:
+        """No ``*`` import of an analyzed module (its names are known only by its import) and no import of
+        itself (through which its import could write its own names)."""
+        found = self._open_modules.get(module.path)
+        if found is None:
+            engine = self.engine
+            found = self._open_modules[module.path] = not any(
+                engine.load(star, module) is not None for star in module.star_imports) and not any(
+                b.kind == "import" and b.target == module.module for bs in module.bindings.values() for b in bs)
+        return found
+
+    def _bound(self, module: ModuleSummary, binding: Binding) -> tuple[bool, Values | None]:
+        kind = binding.kind
+        engine = self.engine
+        if kind == "import":
+            loaded = engine.load(binding.target, module)
+            if not binding.imported_name:  # ``import a.b.c`` binds ``a``; ``import a.b as c`` binds ``a.b``
+                value = ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(binding.target)
+                return True, frozenset({value})
+            if loaded is None:
+                return True, frozenset({ExternalValue(f"{binding.target}.{binding.imported_name}")})
+            return self._module_attribute(loaded, binding.imported_name)
+        if kind == "def":
+            function = engine.functions.get((module.path, binding.target))
+            if function is None:
+                return _UNSETTLED
+            return self._decorated_function(module, function.decorators, binding.order) if function.decorators \
+                else (True, ONLY_UNKNOWN)
+        if kind == "class":
+            cls = engine.classes.get((module.path, binding.target))
+            return self._decorated_class(module, cls.decorators, binding.order) if cls is not None else _UNSETTLED
+        if kind == "assign" and binding.value is not None and not binding.is_type_alias:
+            return self._value(module, binding.value, binding.order)
+        return _UNSETTLED
+
+    def _decorated_function(self, module: ModuleSummary, decorators: tuple[Expr, ...],
+                            order: int) -> tuple[bool, Values | None]:
+        """A decorated ``def``'s value (``Statements.decorate``): what its first decorator, applied last, returns,
+        where that decorator is an outside callable neither MAF's nor modeled (``@app.get("/")``:
+        ``fastapi.FastAPI().get()()``; an unmodeled builtin: unknown). The decorators under it do not matter: an
+        outside callable's result is known by its name alone."""
+        known, values = self._decorator(module, decorators[0], order)
+        if not known:
+            return _UNSETTLED
+        made: set = set()
+        for value in values or ():
+            if maf_factory(value) is not None or builtin_models.is_modeled(value.name):
+                return _UNSETTLED
+            made.add(UNKNOWN if value.name.startswith("builtins.") else ExternalValue(f"{value.name}()"))
+        return (True, frozenset(made)) if made else _UNSETTLED
+
+    def _decorated_class(self, module: ModuleSummary, decorators: tuple[Expr, ...],
+                         order: int) -> tuple[bool, Values | None]:
+        """A class statement's value (``Statements._define_class``): the class, with what each decorator that is
+        an outside callable returns (``@runtime_checkable``: ``typing.runtime_checkable()``); a model that returns
+        the class (``@dataclass``, ``@dataclass(frozen=True)``) adds nothing."""
+        made: set = set()
+        for decorator in decorators:
+            known, values = self._decorator(module, decorator, order)
+            if not known:
+                return _UNSETTLED
+            for value in values or ():
+                if maf_factory(value) is not None:
+                    return _UNSETTLED
+                if not builtin_models.decorator_returns_argument(value.name):
+                    if builtin_models.is_modeled(value.name):
+                        return _UNSETTLED
+                    made.add(ExternalValue(f"{value.name}()"))
+        return True, frozenset({*made, _CLASS})
+
+    def _decorator(self, module: ModuleSummary, expr: Expr, order: int) -> tuple[bool, Values | None]:
+        """A decorator expression whose values are all outside callables: ``name``, ``module.name``, or such a
+        callable called (``dataclass(frozen=True)``), else not settled."""
+        if isinstance(expr, CallExpr) and isinstance(expr.func, Ref):
+            known, callees = self._dotted(module, expr.func.dotted, order)
+            if not known or not callees or not all(isinstance(v, ExternalValue) for v in callees):
+                return _UNSETTLED
+            made: set = set()
+            for callee in callees:
+                if maf_factory(callee) is not None:
+                    return _UNSETTLED
+                factory = builtin_models.class_decorator_made(callee.name)
+                if factory is not None and not expr.args:
+                    made.add(ExternalValue(factory))
+                elif builtin_models.is_modeled(callee.name):
+                    return _UNSETTLED
+                else:
+                    made.add(ExternalValue(f"{callee.name}()"))
+            return True, frozenset(made)
+        known, values = self._dotted(module, expr.dotted, order) if isinstance(expr, Ref) else _UNSETTLED
+        if not known or not values or not all(isinstance(v, ExternalValue) for v in values):
+            return _UNSETTLED
+        return True, values
+
+    def _module_attribute(self, module: ModuleSummary, name: str) -> tuple[bool, Values | None]:
+        """``AttributeLookup.module_attribute`` (``from module import name``, ``module.name``) of a module whose
+        import writes none of its own names from elsewhere (``_settle``'s conditions)."""
+        if not self._open(module) or any(name in f.declared_global for f in module.functions):
+            return _UNSETTLED  # its import (or a function it runs) may write the name from elsewhere
+        known, found = self._read(module, name)
+        if not known:
+            return _UNSETTLED
+        if found is not None:
+            return True, found
+        engine = self.engine
+        if module.is_package:
+            submodule = engine.load(f"{module.module}.{name}", module)
+            if submodule is not None:
+                return True, frozenset({ModuleValue(submodule.path, submodule.module)})
+        outside = frozenset({ExternalValue(f"{star}.{name}") for star in module.star_imports
+                             if engine.load(star, module) is None})
+        return True, outside or ONLY_UNKNOWN
+
+    def _value(self, module: ModuleSummary, expr: Expr, order: int) -> tuple[bool, Values | None]:
+        """What ``expr``, the value of the module-level binding at ``order``, evaluates to."""
+        if isinstance(expr, (Const, LambdaForm, Comprehension)) or (
+                isinstance(expr, Display) and expr.kind in ("list", "dict", "set", "tuple")):
+            return True, ONLY_UNKNOWN
+        if isinstance(expr, Ref):
+            return self._dotted(module, expr.dotted, order)
+        if isinstance(expr, CallExpr) and isinstance(expr.func, Ref):
+            known, callees = self._dotted(module, expr.func.dotted, order)
+            if not known or not callees:
+                return _UNSETTLED
+            if callees == _ONLY_CLASS:
+                return True, ONLY_UNKNOWN  # Calls._instantiate: an instance (a TypedDict's: a dict)
+            if not all(isinstance(v, ExternalValue) and maf_factory(v) is None
+                       and not builtin_models.is_modeled(v.name) for v in callees):
+                return _UNSETTLED
+            return True, frozenset({ExternalValue(f"{v.name}()") for v in callees})  # Calls._call_external
+        return _UNSETTLED
+
+    def _dotted(self, module: ModuleSummary, dotted: str, order: int) -> tuple[bool, Values | None]:
+        head, *attributes = dotted.split(".")
+        bindings = module.bindings.get(head)
+        if not bindings:
+            if head == "__name__" or any(head in f.declared_global for f in module.functions):
+                return _UNSETTLED
+            known, values = True, self._global_fallback(module, head)
+        else:
+            before = [binding for binding in bindings if binding.order < order]
+            if not before or any(binding.conditional for binding in bindings):
+                return _UNSETTLED
+            latest = max(before, key=_order)
+            if latest.order == max(binding.order for binding in bindings):
+                known, values = self._read(module, head)
+            elif not self._open(module) or any(head in f.declared_global for f in module.functions):
+                return _UNSETTLED
+            else:
+                known, values = self._bound(module, latest)  # what the name holds at that statement
+        for attribute in attributes:
+            if not known or not values:
+                return _UNSETTLED
+            found: set = set()
+            for value in values:
+                if isinstance(value, ExternalValue):
+                    found.add(ExternalValue(f"{value.name}.{attribute}"))
+                    continue
+                holder = self.engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
+                if holder is None:
+                    return _UNSETTLED  # a value told apart no further (a class's attribute may be anything)
+                known, read = self._module_attribute(holder, attribute)
+                if not known:
+                    return _UNSETTLED
+                found.update(read or ())
+            values = frozenset(found)
+        return (True, values) if known and values else _UNSETTLED
+
+    def _global_fallback(self, module: ModuleSummary, name: str) -> Values:
+        """``AttributeLookup.global_fallback``: a name no statement of the module binds."""
+        for star in module.star_imports:
+            if self.engine.load(star, module) is None:
+                return frozenset({ExternalValue(f"{star}.{name}")})
+        return frozenset({ExternalValue(f"builtins.{name}")}) if name in BUILTIN_NAMES else ONLY_UNKNOWN
+
+
+_UNSETTLED: tuple[bool, Values | None] = (False, None)
+
+
+def _order(binding: Binding) -> int:
+    return binding.order
+
+
+class _SettledClass:
+    """A class of the project, while ``SettledNames`` reads (calling it makes an instance); ``UNKNOWN`` outside."""
+
+    __slots__ = ()
+
+
+_CLASS = _SettledClass()
+_ONLY_CLASS = frozenset({_CLASS})
 
 
 class MafReach:
@@ -170,6 +429,7 @@ class MafNames:
         self.engine: Engine = analysis.engine
         self.index: ProjectIndex = analysis.index
         self.reaches = analysis.service(MafReach).reaches
+        self.settled = SettledNames(self.engine)
         self._module: str | None = None
         self._values: dict[tuple[str | None, str], Values] = {}
 
@@ -181,5 +441,6 @@ class MafNames:
         key = (scope.qualname if scope is not None else None, expr.dotted)
         found = self._values.get(key)
         if found is None:
-            found = self._values[key] = module_level_values(self.engine, self.index, module, scope, expr, self.reaches)
+            found = self._values[key] = module_level_values(self.engine, self.index, module, scope, expr, self.reaches,
+                                                                  self.settled)
         return found

@@ -1,0 +1,246 @@
+"""``SettledNames`` reads a module-level name from the summaries where they settle it, instead of running the
+module's import: its answer must be the engine's (``Engine.module_env``), as far as its readers tell values apart
+(modules, outside names, steps; every other value is ``UNKNOWN`` to them)."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from steplint.analysis.module_names import SettledNames
+from steplint.analysis.program import Analysis
+from steplint.analysis.values import UNKNOWN, ExternalValue, ModuleValue, StepValue
+from steplint.core.summary import ModuleSummary
+from steplint.summaries.file_summary import summarize_source
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _told_apart(values):  # noqa: ANN001, ANN202
+    if values is None:
+        return None
+    return frozenset(v if isinstance(v, (ExternalValue, ModuleValue, StepValue)) else UNKNOWN for v in values)
+
+
+def _settled_then_engine(summaries: list[ModuleSummary]) -> tuple[dict, dict]:
+    """Each module-level name's settled answer (read before any import runs) and the engine's."""
+    engine = Analysis(summaries).engine
+    settled = SettledNames(engine)
+    answers = {}
+    for module in summaries:
+        for name in module.bindings:
+            known, values = settled.settled(module, name)
+            if known:
+                answers[(module.module, name)] = _told_apart(values)
+    assert not engine.module_units, "settling a name ran an import"
+    truth = {(module.module, name): _told_apart(engine.module_env(module).get(name))
+             for module in summaries for name in module.bindings}
+    return answers, truth
+
+
+def _summaries(files: dict[str, str]) -> list[ModuleSummary]:
+    return [summarize_source(textwrap.dedent(text).lstrip("\n").encode(), path, _identity(path))
+            for path, text in files.items()]
+
+
+def _identity(path: str) -> tuple[str, bool]:
+    """The module name a file has under the project's root (``pkg/__init__.py``: ``pkg``, a package)."""
+    module = path[: -len(".py")].replace("/", ".").replace(os.sep, ".")
+    return module.removesuffix(".__init__"), module.endswith(".__init__")
+
+
+PROJECT = {
+    "helpers.py": """
+        import uuid
+        from uuid import uuid4 as new_id
+
+        def plain():
+            return 1
+
+        class Plain:
+            pass
+
+        ROUTES = {"a": plain}
+        """,
+    "pkg/__init__.py": """
+        from pkg.inner import make
+        """,
+    "pkg/inner.py": """
+        import time
+
+        def make():
+            return time.time()
+        """,
+    "decorated.py": """
+        @id
+        def numbered():
+            pass
+
+        @property
+        def described(self):
+            pass
+        """,
+    "app.py": """
+        import importlib
+        import importlib.metadata
+        import logging
+        import os.path
+        import helpers
+        import pkg.inner as inner_module
+        from dataclasses import dataclass
+        from typing import runtime_checkable
+        from agent_framework import step, workflow
+        from helpers import new_id, plain, Plain, ROUTES
+        from pkg import inner, make
+        from os.path import *
+
+        logger = logging.getLogger(__name__)
+        clock = helpers.uuid.uuid4
+        ident = new_id
+        joined = os.path.join
+        made = make
+        literal = [1, 2]
+        func = lambda: 1
+        spelled = f"{literal}"
+
+        @dataclass
+        class Record:
+            name: str
+
+        @dataclass(frozen=True)
+        class Frozen:
+            name: str
+
+        @runtime_checkable
+        class Checked:
+            pass
+
+        @step
+        async def fetch(x: str) -> str:
+            return x
+
+        @workflow
+        async def flow(x: str) -> str:
+            return await fetch(x)
+
+        def mutate():
+            global counter
+            counter = 2
+
+        @logging.handlers
+        @step
+        def routed():
+            pass
+
+        @property
+        def described(self):
+            pass
+
+
+        counter = 1
+        if os.environ:
+            branch = 1
+        twice = 1
+        twice = new_id(twice)
+        later = not_yet
+        not_yet = 3
+        wrapped = step(plain)
+        gathered = dict(a=1)
+        instance = Plain()
+        record = Frozen("x")
+        checked = Checked()
+        returned = plain()
+        """,
+}
+
+SETTLED = {
+    "logger", "clock", "ident", "joined", "made", "literal", "func", "Record", "Frozen", "Checked", "logging", "os",
+    "helpers", "inner_module", "dataclass", "runtime_checkable", "step", "workflow", "new_id", "plain", "ROUTES",
+    "inner", "make", "mutate", "not_yet", "gathered", "Plain", "instance", "record", "twice", "importlib", "routed",
+    "described",
+}
+
+
+def test_each_binding_form_is_settled_as_the_engine_binds_it_or_left_to_the_engine():
+    summaries = _summaries(PROJECT)
+    answers, truth = _settled_then_engine(summaries)
+    settled_in_app = {name for module, name in answers if module == "app"}
+    # The f-string is a form the reader does not evaluate; decorated functions, a name some function declares
+    # global, branches, a read before its binding (``later``; ``not_yet`` itself is settled) and calls of
+    # MAF, of modeled callables, of functions of the project and of a class a decorator may have replaced are the
+    # engine's to answer.
+    assert settled_in_app == SETTLED
+    for key, values in answers.items():
+        assert values == truth[key], key
+    assert answers[("app", "clock")] == frozenset({ExternalValue("uuid.uuid4")})
+    assert answers[("app", "made")] == frozenset({UNKNOWN})  # pkg's ``make``, a function
+    assert answers[("app", "inner")] == frozenset({ModuleValue("pkg/inner.py", "pkg.inner")})
+    assert answers[("app", "Checked")] == frozenset({UNKNOWN, ExternalValue("typing.runtime_checkable()")})
+    assert answers[("app", "logger")] == frozenset({ExternalValue("logging.getLogger()")})
+    assert answers[("app", "twice")] == frozenset({ExternalValue("uuid.uuid4()")})
+    assert answers[("app", "routed")] == frozenset({ExternalValue("logging.handlers()")})
+    # ``from os.path import *``: a name the module does not bind is looked up there before the builtins
+    assert answers[("app", "described")] == frozenset({ExternalValue("os.path.property()")})
+    assert answers[("decorated", "numbered")] == frozenset({UNKNOWN})  # an unmodeled builtin
+    assert ("decorated", "described") not in answers  # a modeled one (a descriptor)
+
+
+def test_a_star_import_of_an_analyzed_module_or_an_import_of_itself_settles_nothing():
+    summaries = _summaries({
+        "base.py": "x = 1\n",
+        "star.py": "from base import *\nimport uuid\n",
+        "selfish.py": "import selfish\nimport uuid\n",
+    })
+    answers, truth = _settled_then_engine(summaries)
+    assert [key for key in answers if key[0] in ("star", "selfish")] == []
+    assert answers[("base", "x")] == truth[("base", "x")]
+
+
+def _projects() -> list[list[Path]]:
+    """The repository's fixture projects and single-file fixtures, and the shared real-world cases when present."""
+    roots = [ROOT / "fixtures", ROOT / "tests" / "differential" / "probes", ROOT.parent / "shared" / "realworld"]
+    projects: list[list[Path]] = []
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for entry in sorted(root.iterdir()):
+            if entry.is_dir():
+                files = sorted(entry.rglob("*.py"))
+                if files:
+                    projects.append(files)
+            elif entry.suffix == ".py":
+                projects.append([entry])
+    return projects
+
+
+def test_on_every_fixture_project_the_settled_answers_are_the_engines():
+    projects = _projects()
+    assert len(projects) > 40
+    compared = 0
+    for files in projects:
+        base = os.path.commonpath([str(f.parent) for f in files])
+        summaries = []
+        for path in files:
+            summary = summarize_source(path.read_bytes(), str(path), _identity(os.path.relpath(str(path), base)))
+            if summary.error is None:
+                summaries.append(summary)
+        answers, truth = _settled_then_engine(summaries)
+        for key, values in answers.items():
+            assert values == truth[key], (files[0], key)
+        compared += len(answers)
+    assert compared > 500
+
+
+@pytest.mark.parametrize("source, name", [
+    ("import uuid\nfrom x import f\nif uuid:\n    f = 1\n", "f"),
+    ("try:\n    from uuid import uuid4 as f\nexcept ImportError:\n    f = None\n", "f"),
+    ("import uuid\nclass C(uuid.UUID):\n    pass\nC.make = uuid.uuid4\n", "C"),
+])
+def test_a_name_the_reader_cannot_tell_is_not_settled(source, name):
+    summary = summarize_source(source.encode(), "one.py")
+    engine = Analysis([summary]).engine
+    known, _ = SettledNames(engine).settled(summary, name)
+    assert known is (name == "C")  # a class is settled as UNKNOWN: its attributes are never read through it
