@@ -85,6 +85,7 @@ class ProjectIndex:
         self.by_path: dict[str, ModuleSummary] = {}
         self._missing: set[str] = set()
         self._found_near: dict[tuple[str, str], ModuleSummary | None] = {}  # (name, importer's folder) -> module
+        self._folders: dict[str, str] = {}  # importer's path -> its folder, asked for at every import it makes
         self._resolving: set[tuple[object, ...]] = set()
         self._all_candidates = False  # ``resolve_all`` collects the other candidates of a name's first lookup
         self._alternatives: list[Target] = []
@@ -143,7 +144,10 @@ class ProjectIndex:
         importer = self._modules.get(origin)
         if importer is None or self._loader is None:
             return None
-        key = (name, os.path.dirname(os.path.abspath(importer.path)))
+        folder = self._folders.get(importer.path)
+        if folder is None:
+            folder = self._folders[importer.path] = os.path.dirname(os.path.abspath(importer.path))
+        key = (name, folder)
         if key in self._found_near:
             return self._found_near[key]
         loaded = self._loader(name, importer.path)
