@@ -308,6 +308,12 @@ class LintRun:
 
     def _summarize(self, paths: list[str]) -> list[ModuleSummary]:
         missing = [p for p in paths if self._cached_summary(p) is None]
+        if self._pool.runs_here(len(missing)):
+            # No pipe to cross: the summaries are kept as made (a pickle round trip cost about a third of making
+            # them), and pickled only for the cache.
+            for path in missing:
+                self._summarize_here(path)
+            return [self._summaries[os.path.abspath(p)] for p in paths]
         work = partial(summary_made, max_size=self.settings.max_file_size, cache=self.cache)
         built = self._pool.map(work, [(p, self._scanned.pop(os.path.abspath(p), None)) for p in missing])
         self.stats.summarized += len(built)
@@ -324,12 +330,16 @@ class LintRun:
             self._source(module_file(path))
             found = self._cached_summary(path)
         if found is None:
-            scanned = self._scanned.pop(os.path.abspath(path), None)
-            digest, found = digest_and_summary(path, scanned, self.settings.max_file_size)
-            stored = self.cache is not None and store_summary(self.cache, digest, found, pickled_summary(found))
-            self.stats.summarized += 1
-            self._remember(found, digest, stored)
+            found = self._summarize_here(path)
         return found
+
+    def _summarize_here(self, path: str) -> ModuleSummary:
+        scanned = self._scanned.pop(os.path.abspath(path), None)
+        digest, summary = digest_and_summary(path, scanned, self.settings.max_file_size)
+        stored = self.cache is not None and store_summary(self.cache, digest, summary, pickled_summary(summary))
+        self.stats.summarized += 1
+        self._remember(summary, digest, stored)
+        return summary
 
     def _cached_summary(self, path: str) -> ModuleSummary | None:
         absolute = os.path.abspath(path)

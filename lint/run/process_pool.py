@@ -67,10 +67,14 @@ class WorkerPool:
         self._executor: ProcessPoolExecutor | None = None
         self._workers = 0
 
+    def runs_here(self, count: int) -> bool:
+        """Whether ``map`` would run a batch of ``count`` items in this process, without workers."""
+        return workers_for(count, self.jobs) <= 1 and self._executor is None
+
     def map(self, work: Callable[[Item], T], paths: list[Item]) -> list[T]:
-        workers = workers_for(len(paths), self.jobs)
-        if workers <= 1 and self._executor is None:
+        if self.runs_here(len(paths)):
             return [work(path) for path in paths]
+        workers = workers_for(len(paths), self.jobs)
         executor = self._with_workers(workers if self._executor is None else max(1, workers - 1))
         # Chunks of a few dozen files keep the pipes busy without starving a worker at the end.
         size = max(1, min(64, len(paths) // (self.jobs * 8)))
