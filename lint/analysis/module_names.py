@@ -137,6 +137,7 @@ class SettledNames:
         self.engine = engine
         self._names: dict[tuple[str, str], tuple[bool, Values | None]] = {}
         self._open_modules: dict[str, bool] = {}  # path -> whether its names can be settled at all
+        self._declared: dict[str, frozenset[str]] = {}  # path -> the names its functions declare global
 
     def get(self, module: ModuleSummary, name: str) -> Values | None:
         """``Engine.module_env(module).get(name)``, as far as the readers of ``MafNames`` tell values apart."""
@@ -161,7 +162,7 @@ class SettledNames:
         return found
 
     def _settle(self, module: ModuleSummary, name: str) -> tuple[bool, Values | None]:
-        if not self._open(module) or any(name in f.declared_global for f in module.functions):
+        if not self._open(module) or name in self._globals(module):
             return _UNSETTLED
         bindings = module.bindings.get(name)
         if not bindings:
@@ -169,6 +170,13 @@ class SettledNames:
         if any(binding.conditional for binding in bindings):
             return _UNSETTLED
         return self._bound(module, max(bindings, key=_order))  # statements that always run: the last one's value
+
+    def _globals(self, module: ModuleSummary) -> frozenset[str]:
+        """The names a function of ``module`` declares ``global`` (it may rebind them when it runs)."""
+        found = self._declared.get(module.path)
+        if found is None:
+            found = self._declared[module.path] = frozenset().union(*(f.declared_global for f in module.functions))
+        return found
 
     def _open(self, module: ModuleSummary) -> bool:
         """No ``*`` import of an analyzed module (its names are known only by its import) and no import of
@@ -267,7 +275,7 @@ class SettledNames:
     def _module_attribute(self, module: ModuleSummary, name: str) -> tuple[bool, Values | None]:
         """``AttributeLookup.module_attribute`` (``from module import name``, ``module.name``) of a module whose
         import writes none of its own names from elsewhere (``_settle``'s conditions)."""
-        if not self._open(module) or any(name in f.declared_global for f in module.functions):
+        if not self._open(module) or name in self._globals(module):
             return _UNSETTLED  # its import (or a function it runs) may write the name from elsewhere
         known, found = self._read(module, name)
         if not known:
@@ -306,7 +314,7 @@ class SettledNames:
         head, *attributes = dotted.split(".")
         bindings = module.bindings.get(head)
         if not bindings:
-            if head == "__name__" or any(head in f.declared_global for f in module.functions):
+            if head == "__name__" or head in self._globals(module):
                 return _UNSETTLED
             known, values = True, self._global_fallback(module, head)
         else:
@@ -316,7 +324,7 @@ class SettledNames:
             latest = max(before, key=_order)
             if latest.order == max(binding.order for binding in bindings):
                 known, values = self._read(module, head)
-            elif not self._open(module) or any(head in f.declared_global for f in module.functions):
+            elif not self._open(module) or head in self._globals(module):
                 return _UNSETTLED
             else:
                 known, values = self._bound(module, latest)  # what the name holds at that statement
