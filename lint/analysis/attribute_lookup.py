@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import Frame, SessionApi, container_key, ordered
+from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, ordered
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
     ENUM_MEMBERS,
@@ -228,24 +228,15 @@ class AttributeLookup:
             return found | written if written else found
         if written:
             return written
-        if module.is_package:
-            submodule = engine.load(f"{module.module}.{name}", module)
-            if submodule is not None:
-                return frozenset({ModuleValue(submodule.path, submodule.module)})
-        return self.global_fallback(module, name) if from_inside else (
-            frozenset({ExternalValue(f"{star}.{name}") for star in module.star_imports
-                       if engine.load(star, module) is None}) or ONLY_UNKNOWN)
+        if not from_inside:
+            return unset_module_attribute(engine, module, name)
+        return _submodule(engine, module, name) or self.global_fallback(module, name)
 
     def global_fallback(self, module: ModuleSummary, name: str) -> Values:
         """A name the module does not bind: from an outside module's ``*``, a builtin, or unknown."""
         if name == "__name__":
             return self._module_dunder_name(module)
-        for star in module.star_imports:
-            if self.session.engine.load(star, module) is None:
-                return frozenset({ExternalValue(f"{star}.{name}")})
-        if name in BUILTIN_NAMES:
-            return frozenset({ExternalValue(f"builtins.{name}")})
-        return ONLY_UNKNOWN
+        return unbound_module_name(self.session.engine, module, name)
 
     def _module_dunder_name(self, module: ModuleSummary) -> Values:
         """``__name__`` while ``module`` is being imported is its dotted name, so an ``if __name__ ==
@@ -314,6 +305,28 @@ class AttributeLookup:
             else:
                 found.add(UNKNOWN)
         return bounded(found)
+
+
+def unset_module_attribute(engine: EngineApi, module: ModuleSummary, name: str) -> Values:
+    """``module.name`` read from elsewhere where the module's import left no such name: its submodule, else what
+    an outside module's ``*`` gives it, else unknown."""
+    return _submodule(engine, module, name) or frozenset(
+        {ExternalValue(f"{star}.{name}") for star in module.star_imports if engine.load(star, module) is None}
+    ) or ONLY_UNKNOWN
+
+
+def unbound_module_name(engine: EngineApi, module: ModuleSummary, name: str) -> Values:
+    """A name no statement of ``module`` binds, read inside it (``__name__`` aside): from the first outside
+    module its ``*`` imports, a builtin, or unknown."""
+    for star in module.star_imports:
+        if engine.load(star, module) is None:
+            return frozenset({ExternalValue(f"{star}.{name}")})
+    return frozenset({ExternalValue(f"builtins.{name}")}) if name in BUILTIN_NAMES else ONLY_UNKNOWN
+
+
+def _submodule(engine: EngineApi, module: ModuleSummary, name: str) -> Values:
+    submodule = engine.load(f"{module.module}.{name}", module) if module.is_package else None
+    return frozenset({ModuleValue(submodule.path, submodule.module)}) if submodule is not None else EMPTY
 
 
 def _is_special(name: str) -> bool:

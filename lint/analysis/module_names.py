@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Callable
 
 from steplint.analysis import builtin_models
-from steplint.analysis.attribute_lookup import BUILTIN_NAMES
+from steplint.analysis.attribute_lookup import unbound_module_name, unset_module_attribute
 from steplint.analysis.index import ProjectIndex
 from steplint.analysis.interpret_shared import maf_factory
 from steplint.analysis.interpreter import Engine, import_names
@@ -249,25 +249,9 @@ class SettledNames:
         return True, frozenset({*made, _CLASS})
 
     def _decorator(self, module: ModuleSummary, expr: Expr, order: int) -> tuple[bool, Values | None]:
-        """A decorator expression whose values are all outside callables: ``name``, ``module.name``, or such a
-        callable called (``dataclass(frozen=True)``), else not settled."""
-        if isinstance(expr, CallExpr) and isinstance(expr.func, Ref):
-            known, callees = self._dotted(module, expr.func.dotted, order)
-            if not known or not callees or not all(isinstance(v, ExternalValue) for v in callees):
-                return _UNSETTLED
-            made: set = set()
-            for callee in callees:
-                if maf_factory(callee) is not None:
-                    return _UNSETTLED
-                factory = builtin_models.class_decorator_made(callee.name)
-                if factory is not None and not expr.args:
-                    made.add(ExternalValue(factory))
-                elif builtin_models.is_modeled(callee.name):
-                    return _UNSETTLED
-                else:
-                    made.add(ExternalValue(f"{callee.name}()"))
-            return True, frozenset(made)
-        known, values = self._dotted(module, expr.dotted, order) if isinstance(expr, Ref) else _UNSETTLED
+        """A decorator expression (a name, an attribute or a call, ``dataclass(frozen=True)``) whose values are all
+        outside callables, else not settled."""
+        known, values = self._value(module, expr, order) if isinstance(expr, (Ref, CallExpr)) else _UNSETTLED
         if not known or not values or not all(isinstance(v, ExternalValue) for v in values):
             return _UNSETTLED
         return True, values
@@ -280,16 +264,7 @@ class SettledNames:
         known, found = self._read(module, name)
         if not known:
             return _UNSETTLED
-        if found is not None:
-            return True, found
-        engine = self.engine
-        if module.is_package:
-            submodule = engine.load(f"{module.module}.{name}", module)
-            if submodule is not None:
-                return True, frozenset({ModuleValue(submodule.path, submodule.module)})
-        outside = frozenset({ExternalValue(f"{star}.{name}") for star in module.star_imports
-                             if engine.load(star, module) is None})
-        return True, outside or ONLY_UNKNOWN
+        return True, found if found is not None else unset_module_attribute(self.engine, module, name)
 
     def _value(self, module: ModuleSummary, expr: Expr, order: int) -> tuple[bool, Values | None]:
         """What ``expr``, the value of the module-level binding at ``order``, evaluates to."""
@@ -299,16 +274,30 @@ class SettledNames:
         if isinstance(expr, Ref):
             return self._dotted(module, expr.dotted, order)
         if isinstance(expr, CallExpr) and isinstance(expr.func, Ref):
-            known, callees = self._dotted(module, expr.func.dotted, order)
-            if not known or not callees:
-                return _UNSETTLED
-            if callees == _ONLY_CLASS:
-                return True, ONLY_UNKNOWN  # Calls._instantiate: an instance (a TypedDict's: a dict)
-            if not all(isinstance(v, ExternalValue) and maf_factory(v) is None
-                       and not builtin_models.is_modeled(v.name) for v in callees):
-                return _UNSETTLED
-            return True, frozenset({ExternalValue(f"{v.name}()") for v in callees})  # Calls._call_external
+            return self._call(module, expr, order)
         return _UNSETTLED
+
+    def _call(self, module: ModuleSummary, call: CallExpr, order: int) -> tuple[bool, Values | None]:
+        """A call of a class (``Calls._instantiate``: an instance; a TypedDict's: a dict) or of outside callables
+        (``Calls._call_external``): one neither MAF's nor modeled returns ``name()``; a class decorator's model
+        called without the class returns the decorator it makes (``dataclass(frozen=True)``)."""
+        known, callees = self._dotted(module, call.func.dotted, order)  # type: ignore[union-attr]
+        if not known or not callees:
+            return _UNSETTLED
+        if callees == _ONLY_CLASS:
+            return True, ONLY_UNKNOWN
+        made: set = set()
+        for callee in callees:
+            if not isinstance(callee, ExternalValue) or maf_factory(callee) is not None:
+                return _UNSETTLED
+            factory = builtin_models.class_decorator_made(callee.name)
+            if factory is not None and not call.args:
+                made.add(ExternalValue(factory))
+            elif builtin_models.is_modeled(callee.name):
+                return _UNSETTLED
+            else:
+                made.add(ExternalValue(f"{callee.name}()"))
+        return True, frozenset(made)
 
     def _dotted(self, module: ModuleSummary, dotted: str, order: int) -> tuple[bool, Values | None]:
         head, *attributes = dotted.split(".")
@@ -316,7 +305,7 @@ class SettledNames:
         if not bindings:
             if head == "__name__" or head in self._globals(module):
                 return _UNSETTLED
-            known, values = True, self._global_fallback(module, head)
+            known, values = True, unbound_module_name(self.engine, module, head)
         else:
             before = [binding for binding in bindings if binding.order < order]
             if not before or any(binding.conditional for binding in bindings):
@@ -345,13 +334,6 @@ class SettledNames:
                 found.update(read or ())
             values = frozenset(found)
         return (True, values) if known and values else _UNSETTLED
-
-    def _global_fallback(self, module: ModuleSummary, name: str) -> Values:
-        """``AttributeLookup.global_fallback``: a name no statement of the module binds."""
-        for star in module.star_imports:
-            if self.engine.load(star, module) is None:
-                return frozenset({ExternalValue(f"{star}.{name}")})
-        return frozenset({ExternalValue(f"builtins.{name}")}) if name in BUILTIN_NAMES else ONLY_UNKNOWN
 
 
 _UNSETTLED: tuple[bool, Values | None] = (False, None)
