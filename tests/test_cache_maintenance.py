@@ -173,7 +173,9 @@ def test_eight_processes_on_one_cache_at_once_each_give_the_cacheless_findings(t
         outputs = [process.communicate(timeout=300) for process in processes]
         for args, process, (out, err) in zip(argument_lists, processes, outputs):
             assert process.returncode in (0, 1), err
-            expected = _cli(args, root, None).communicate(timeout=300)[0]
+            reference = _cli(args, root, None)
+            expected, reference_err = reference.communicate(timeout=300)
+            assert reference.returncode in (0, 1), f"the cacheless run exited {reference.returncode}: {reference_err}"
             assert json.loads(out) == json.loads(expected), f"round {round_number}, steplint {' '.join(args)}"
     # And a warm sequential run after all that still agrees.
     assert json.loads(_cli(["."], root, cache).communicate()[0]) == json.loads(_cli(["."], root, None).communicate()[0])
