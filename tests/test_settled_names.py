@@ -96,6 +96,8 @@ PROJECT = {
         from helpers import new_id, plain, Plain, ROUTES
         from pkg import inner, make
         from os.path import *
+        from pathlib import Path
+        from contextlib import asynccontextmanager, contextmanager
 
         logger = logging.getLogger(__name__)
         clock = helpers.uuid.uuid4
@@ -153,6 +155,21 @@ PROJECT = {
         record = Frozen("x")
         checked = Checked()
         returned = plain()
+        @contextmanager
+        def opened():
+            yield 1
+
+        @asynccontextmanager
+        @step
+        async def leased():
+            yield 1
+
+        here = Path(__file__).resolve()
+        folder = Path(__file__).parent
+        storage = Path(__file__).resolve().parent / "storage" / "sessions"
+        counted = plain() + 1
+        handed = Path(__file__).joinpath(plain)
+        suffixed = Path(__file__).with_suffix(".txt")
         """,
 }
 
@@ -160,7 +177,8 @@ SETTLED = {
     "logger", "clock", "ident", "joined", "made", "literal", "func", "Record", "Frozen", "Checked", "logging", "os",
     "helpers", "inner_module", "dataclass", "runtime_checkable", "step", "workflow", "new_id", "plain", "ROUTES",
     "inner", "make", "mutate", "not_yet", "gathered", "Plain", "instance", "record", "twice", "importlib", "routed",
-    "described",
+    "described", "Path", "here", "folder", "storage", "suffixed", "contextmanager", "asynccontextmanager",
+    "opened", "leased",
 }
 
 
@@ -169,9 +187,10 @@ def test_each_binding_form_is_settled_as_the_engine_binds_it_or_left_to_the_engi
     answers, truth = _settled_then_engine(summaries)
     settled_in_app = {name for module, name in answers if module == "app"}
     # The f-string is a form the reader does not evaluate; decorated functions, a name some function declares
-    # global, branches, a read before its binding (``later``; ``not_yet`` itself is settled) and calls of
-    # MAF, of modeled callables, of functions of the project and of a class a decorator may have replaced are the
-    # engine's to answer.
+    # global, branches, a read before its binding (``later``; ``not_yet`` itself is settled), calls of
+    # MAF, of modeled callables, of functions of the project (``counted`` too: the operand runs one) and of a
+    # class a decorator may have replaced, and an outside method handed a function of the project (``handed``)
+    # are the engine's to answer.
     assert settled_in_app == SETTLED
     for key, values in answers.items():
         assert values == truth[key], key
@@ -184,6 +203,12 @@ def test_each_binding_form_is_settled_as_the_engine_binds_it_or_left_to_the_engi
     assert answers[("app", "routed")] == frozenset({ExternalValue("logging.handlers()")})
     # ``from os.path import *``: a name the module does not bind is looked up there before the builtins
     assert answers[("app", "described")] == frozenset({ExternalValue("os.path.property()")})
+    # a method of an outside value, called with literals and outside names only; an operator's result
+    assert answers[("app", "here")] == frozenset({ExternalValue("pathlib.Path().resolve()")})
+    assert answers[("app", "folder")] == frozenset({ExternalValue("pathlib.Path().parent")})
+    assert answers[("app", "storage")] == frozenset({UNKNOWN})
+    # ``@contextmanager`` wraps whatever it is given, a step too
+    assert answers[("app", "opened")] == answers[("app", "leased")] == frozenset({UNKNOWN})
     assert answers[("decorated", "numbered")] == frozenset({UNKNOWN})  # an unmodeled builtin
     assert ("decorated", "described") not in answers  # a modeled one (a descriptor)
 
@@ -244,3 +269,25 @@ def test_a_name_the_reader_cannot_tell_is_not_settled(source, name):
     engine = Analysis([summary]).engine
     known, _ = SettledNames(engine).settled(summary, name)
     assert known is (name == "C")  # a class is settled as UNKNOWN: its attributes are never read through it
+
+
+def test_a_class_of_a_module_whose_import_ran_is_called_as_the_engine_calls_it():
+    """Once a module's import ran, its names are read from its state, where a class is a ``ClassValue``: calling
+    it makes an instance, as calling a class statement's ``_CLASS`` does."""
+    summaries = _summaries({
+        "models.py": """
+            class Model:
+                def __init__(self, name):
+                    self.name = name
+            """,
+        "app.py": """
+            from models import Model
+            made = Model("x")
+            """,
+    })
+    models, app = summaries
+    engine = Analysis(summaries).engine
+    engine.module_env(models)
+    known, values = SettledNames(engine).settled(app, "made")
+    assert known
+    assert _told_apart(values) == _told_apart(engine.module_env(app)["made"]) == frozenset({UNKNOWN})

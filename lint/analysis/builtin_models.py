@@ -127,6 +127,12 @@ def decorator_returns_argument(name: str) -> bool:
     return handler is _identity or handler in _CLASS_DECORATORS
 
 
+def decorator_wraps_function(name: str) -> bool:
+    """Whether the model of ``name``, given a function, returns a value of its own around it whatever the function
+    is (``@contextmanager``: a ``BuiltinMethod``), never a module, an outside name or a step."""
+    return _HANDLERS.get(public_asyncio_name(name)) is _context_manager
+
+
 def class_decorator_made(name: str) -> str | None:
     """The decorator a class decorator's model makes when called without the class (``dataclass(frozen=True)``:
     ``dataclasses.dataclass()``); None for any other callable."""

@@ -29,9 +29,10 @@ from steplint.analysis.attribute_lookup import unbound_module_name, unset_module
 from steplint.analysis.index import ProjectIndex
 from steplint.analysis.interpret_shared import maf_factory
 from steplint.analysis.interpreter import Engine, import_names
-from steplint.analysis.values import EMPTY, ONLY_UNKNOWN, UNKNOWN, ExternalValue, ModuleValue, Values
+from steplint.analysis.values import EMPTY, ONLY_UNKNOWN, UNKNOWN, ClassValue, ExternalValue, ModuleValue, Values
 from steplint.core.summary import (
-    Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm, ModuleSummary, Ref,
+    Attr, BinOpForm, Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm,
+    ModuleSummary, Ref,
 )
 
 _MAF = "agent_framework"
@@ -125,8 +126,10 @@ class SettledNames:
     A name is settled when every statement that binds it runs (none is in a branch, a loop, a ``try`` or a
     ``with``), no function of the module declares it ``global`` and no ``*`` import of an analyzed module could
     rebind it; and the last of those statements is an import, a ``def`` or a ``class`` whose decorators are
-    outside callables, a literal, a display, a lambda, a read of a name or attribute settled at that point, or a
-    call of a class or of an outside callable that is neither MAF's nor answered by the standard-library models.
+    outside callables, a literal, a display, a lambda, a read of a name or attribute settled at that point, a
+    call of a class or of an outside callable that is neither MAF's nor answered by the standard-library models
+    (a method of an outside value only when every argument is a literal, a module or an outside name), or an
+    operator applied to such values (``Path(__file__).resolve().parent / "storage"``).
     What it holds is then what ``Engine.module_env`` gives: the same modules and outside names, and ``UNKNOWN``
     for every other value (a function, a class, an instance, a literal), which is all the readers (``MafNames``)
     tell apart. Anything else, a module that imports itself included, is left to the engine. A module whose
@@ -217,16 +220,22 @@ class SettledNames:
                             order: int) -> tuple[bool, Values | None]:
         """A decorated ``def``'s value (``Statements.decorate``): what its first decorator, applied last, returns,
         where that decorator is an outside callable neither MAF's nor modeled (``@app.get("/")``:
-        ``fastapi.FastAPI().get()()``; an unmodeled builtin: unknown). The decorators under it do not matter: an
-        outside callable's result is known by its name alone."""
+        ``fastapi.FastAPI().get()()``; an unmodeled builtin: unknown) or one whose model wraps any function
+        (``@contextmanager``: unknown). The decorators under it do not matter: such a result is known by the
+        decorator's name alone."""
         known, values = self._decorator(module, decorators[0], order)
         if not known:
             return _UNSETTLED
         made: set = set()
         for value in values or ():
-            if maf_factory(value) is not None or builtin_models.is_modeled(value.name):
+            if maf_factory(value) is not None:
                 return _UNSETTLED
-            made.add(UNKNOWN if value.name.startswith("builtins.") else ExternalValue(f"{value.name}()"))
+            if builtin_models.decorator_wraps_function(value.name):
+                made.add(UNKNOWN)
+            elif builtin_models.is_modeled(value.name):
+                return _UNSETTLED
+            else:
+                made.add(UNKNOWN if value.name.startswith("builtins.") else ExternalValue(f"{value.name}()"))
         return (True, frozenset(made)) if made else _UNSETTLED
 
     def _decorated_class(self, module: ModuleSummary, decorators: tuple[Expr, ...],
@@ -275,17 +284,43 @@ class SettledNames:
             return self._dotted(module, expr.dotted, order)
         if isinstance(expr, CallExpr) and isinstance(expr.func, Ref):
             return self._call(module, expr, order)
+        if isinstance(expr, CallExpr) and isinstance(expr.func, Attr) and self._outside_only(module, expr, order):
+            return self._call(module, expr, order)
+        if isinstance(expr, Attr):
+            known, values = self._value(module, expr.base, order)
+            return self._attribute(values, expr.attr) if known and values else _UNSETTLED
+        if isinstance(expr, BinOpForm):
+            # ``Expressions._operation``: a concatenation's containers or unknown, which the readers tell apart
+            # from nothing; what the operands evaluate to matters only for their side effects
+            if self._value(module, expr.left, order)[0] and self._value(module, expr.right, order)[0]:
+                return True, ONLY_UNKNOWN
         return _UNSETTLED
+
+    def _outside_only(self, module: ModuleSummary, call: CallExpr, order: int) -> bool:
+        """Every argument of ``call`` is a literal or holds only modules and outside names: no function of the
+        project is handed to the callee nor run to make an argument (``Path(__file__).resolve()``)."""
+        for argument in (*call.args, *(value for _, value in call.kwargs)):
+            if isinstance(argument, Const):
+                continue
+            if not isinstance(argument, (Ref, Attr, CallExpr)):
+                return False
+            known, values = self._value(module, argument, order)
+            if not known or not values or not all(isinstance(v, (ExternalValue, ModuleValue)) for v in values):
+                return False
+        return True
 
     def _call(self, module: ModuleSummary, call: CallExpr, order: int) -> tuple[bool, Values | None]:
         """A call of a class (``Calls._instantiate``: an instance; a TypedDict's: a dict) or of outside callables
         (``Calls._call_external``): one neither MAF's nor modeled returns ``name()``; a class decorator's model
         called without the class returns the decorator it makes (``dataclass(frozen=True)``)."""
-        known, callees = self._dotted(module, call.func.dotted, order)  # type: ignore[union-attr]
+        if isinstance(call.func, Ref):
+            known, callees = self._dotted(module, call.func.dotted, order)
+        else:
+            known, callees = self._value(module, call.func, order)
         if not known or not callees:
             return _UNSETTLED
-        if callees == _ONLY_CLASS:
-            return True, ONLY_UNKNOWN
+        if all(callee is _CLASS or isinstance(callee, ClassValue) for callee in callees):
+            return True, ONLY_UNKNOWN  # ``Calls._instantiate``: an instance (a ClassValue: its module's import ran)
         made: set = set()
         for callee in callees:
             if not isinstance(callee, ExternalValue) or maf_factory(callee) is not None:
@@ -320,20 +355,24 @@ class SettledNames:
         for attribute in attributes:
             if not known or not values:
                 return _UNSETTLED
-            found: set = set()
-            for value in values:
-                if isinstance(value, ExternalValue):
-                    found.add(ExternalValue(f"{value.name}.{attribute}"))
-                    continue
-                holder = self.engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
-                if holder is None:
-                    return _UNSETTLED  # a value told apart no further (a class's attribute may be anything)
-                known, read = self._module_attribute(holder, attribute)
-                if not known:
-                    return _UNSETTLED
-                found.update(read or ())
-            values = frozenset(found)
+            known, values = self._attribute(values, attribute)
         return (True, values) if known and values else _UNSETTLED
+
+    def _attribute(self, values: Values, attribute: str) -> tuple[bool, Values | None]:
+        """``value.attribute`` for values that are all modules or outside names (``AttributeLookup.attribute``)."""
+        found: set = set()
+        for value in values:
+            if isinstance(value, ExternalValue):
+                found.add(ExternalValue(f"{value.name}.{attribute}"))
+                continue
+            holder = self.engine.modules_by_path.get(value.path) if isinstance(value, ModuleValue) else None
+            if holder is None:
+                return _UNSETTLED  # a value told apart no further (a class's attribute may be anything)
+            known, read = self._module_attribute(holder, attribute)
+            if not known:
+                return _UNSETTLED
+            found.update(read or ())
+        return (True, frozenset(found)) if found else _UNSETTLED
 
 
 _UNSETTLED: tuple[bool, Values | None] = (False, None)
@@ -350,7 +389,6 @@ class _SettledClass:
 
 
 _CLASS = _SettledClass()
-_ONLY_CLASS = frozenset({_CLASS})
 
 
 class MafReach:
