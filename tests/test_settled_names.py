@@ -170,6 +170,16 @@ PROJECT = {
         counted = plain() + 1
         handed = Path(__file__).joinpath(plain)
         suffixed = Path(__file__).with_suffix(".txt")
+        mode = "library"
+
+        if __name__ == "__main__":
+            import sys
+            mode = sys.argv[1]
+            if mode:
+                extra = 1
+            def run_tests():
+                pass
+            scripted = new_id()
         """,
 }
 
@@ -178,7 +188,7 @@ SETTLED = {
     "helpers", "inner_module", "dataclass", "runtime_checkable", "step", "workflow", "new_id", "plain", "ROUTES",
     "inner", "make", "mutate", "not_yet", "gathered", "Plain", "instance", "record", "twice", "importlib", "routed",
     "described", "Path", "here", "folder", "storage", "suffixed", "contextmanager", "asynccontextmanager",
-    "opened", "leased",
+    "opened", "leased", "mode", "sys", "extra", "run_tests", "scripted",
 }
 
 
@@ -207,10 +217,26 @@ def test_each_binding_form_is_settled_as_the_engine_binds_it_or_left_to_the_engi
     assert answers[("app", "here")] == frozenset({ExternalValue("pathlib.Path().resolve()")})
     assert answers[("app", "folder")] == frozenset({ExternalValue("pathlib.Path().parent")})
     assert answers[("app", "storage")] == frozenset({UNKNOWN})
+    # the import skips ``if __name__ == "__main__":``: what is bound only there is not bound, the rest as before
+    assert answers[("app", "mode")] == frozenset({UNKNOWN})
+    assert answers[("app", "scripted")] is None and answers[("app", "run_tests")] is None
     # ``@contextmanager`` wraps whatever it is given, a step too
     assert answers[("app", "opened")] == answers[("app", "leased")] == frozenset({UNKNOWN})
     assert answers[("decorated", "numbered")] == frozenset({UNKNOWN})  # an unmodeled builtin
     assert ("decorated", "described") not in answers  # a modeled one (a descriptor)
+
+
+def test_a_main_guard_is_skipped_only_where_the_import_skips_it():
+    """A package's ``__main__`` module, and a module that rebinds ``__name__``, may run the block on import."""
+    guarded = "import uuid\nif __name__ == '__main__':\n    made = uuid.uuid4\n"
+    summaries = _summaries({
+        "tool/__main__.py": guarded,
+        "renamed.py": "__name__ = '__main__'\n" + guarded,
+        "plain.py": guarded,
+    })
+    answers, truth = _settled_then_engine(summaries)
+    assert ("tool.__main__", "made") not in answers and ("renamed", "made") not in answers
+    assert answers[("plain", "made")] is None and truth[("plain", "made")] is None
 
 
 def test_a_star_import_of_an_analyzed_module_or_an_import_of_itself_settles_nothing():

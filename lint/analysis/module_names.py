@@ -22,7 +22,7 @@ imports inside functions included), reaches ``agent_framework`` holds none.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from steplint.analysis import builtin_models
 from steplint.analysis.attribute_lookup import unbound_module_name, unset_module_attribute
@@ -167,12 +167,26 @@ class SettledNames:
     def _settle(self, module: ModuleSummary, name: str) -> tuple[bool, Values | None]:
         if not self._open(module) or name in self._globals(module):
             return _UNSETTLED
-        bindings = module.bindings.get(name)
+        bindings = self._run_on_import(module, module.bindings.get(name, ()))
+        if bindings is None:
+            return _UNSETTLED
         if not bindings:
             return True, None
-        if any(binding.conditional for binding in bindings):
-            return _UNSETTLED
         return self._bound(module, max(bindings, key=_order))  # statements that always run: the last one's value
+
+    def _run_on_import(self, module: ModuleSummary, bindings: Sequence[Binding]) -> list[Binding] | None:
+        """The bindings of a name that the module's import runs, where each surely runs (None: not known). Those
+        under ``if __name__ == "__main__":`` never do: ``AttributeLookup`` reads ``__name__`` as the module's
+        dotted name while its import runs, so the engine skips that block as Python does."""
+        run = [binding for binding in bindings if not binding.main_only]
+        if len(run) < len(bindings) and not self._skips_main_guard(module):
+            return None
+        return None if any(binding.conditional for binding in run) else run
+
+    def _skips_main_guard(self, module: ModuleSummary) -> bool:
+        name = module.module
+        return bool(name) and name.rpartition(".")[2] != "__main__" and "__name__" not in module.bindings \
+            and "__name__" not in self._globals(module)
 
     def _globals(self, module: ModuleSummary) -> frozenset[str]:
         """The names a function of ``module`` declares ``global`` (it may rebind them when it runs)."""
@@ -336,14 +350,16 @@ class SettledNames:
 
     def _dotted(self, module: ModuleSummary, dotted: str, order: int) -> tuple[bool, Values | None]:
         head, *attributes = dotted.split(".")
-        bindings = module.bindings.get(head)
+        bindings = self._run_on_import(module, module.bindings.get(head, ()))
+        if bindings is None:
+            return _UNSETTLED
         if not bindings:
             if head == "__name__" or head in self._globals(module):
                 return _UNSETTLED
             known, values = True, unbound_module_name(self.engine, module, head)
         else:
             before = [binding for binding in bindings if binding.order < order]
-            if not before or any(binding.conditional for binding in bindings):
+            if not before:
                 return _UNSETTLED
             latest = max(before, key=_order)
             if latest.order == max(binding.order for binding in bindings):

@@ -437,6 +437,9 @@ class Binding:
     #: Inside a branch, a loop, ``try``/``except`` or ``with`` of its scope: a later binding
     #: does not surely replace it (``try: from agent_framework import step`` / ``except: step = None``).
     conditional: bool = False
+    #: A module-level binding in the body of the module's top-level ``if __name__ == "__main__":``, which runs
+    #: when the file is run as a script, never when it is imported.
+    main_only: bool = False
 
 
 @dataclass(slots=True, unsafe_hash=True)

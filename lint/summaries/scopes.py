@@ -53,6 +53,7 @@ class ScopeState:
         self.class_stack: list[str] = []
         self.loaded: list[set[str]] = []
         self.conditional = 0  # how many branches, loops, try or with blocks of the scope we are in
+        self.in_main_guard = False  # walking the body of the module's top-level ``if __name__ == "__main__":``
         self.lambda_names: dict[int, str] = {}
         self.defined: dict[str, int] = {}  # qualified name -> how many ``def`` statements made it so far
         self.defined_digest = 0
@@ -69,7 +70,8 @@ class ScopeState:
     def bind(self, name: str, kind: str, line: int, **fields: object) -> None:
         scope = self.binding_stack[-1]
         scope.order += 1
-        binding = Binding(kind=kind, order=scope.order, line=line, conditional=self.conditional > 0, **fields)  # type: ignore[arg-type]
+        binding = Binding(kind=kind, order=scope.order, line=line, conditional=self.conditional > 0,  # type: ignore[arg-type]
+                          main_only=self.in_main_guard and len(self.binding_stack) == 1, **fields)
         scope.bindings.setdefault(name, []).append(binding)
         scope.locals_.add(name)
         if self.module_bound is not None and len(self.binding_stack) == 1:

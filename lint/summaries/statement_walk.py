@@ -167,7 +167,13 @@ class StatementWalker(ExpressionWalker):
 
     def _if(self, node: ast.If) -> None:
         test = self.expression(node.test)
-        body = self.block(node.body)
+        outer = self.in_main_guard
+        self.in_main_guard = outer or (len(self.binding_stack) == 1 and not self.conditional
+                                       and _is_main_guard(node.test))
+        try:
+            body = self.block(node.body)
+        finally:
+            self.in_main_guard = outer
         self.emit(IfStmt(test, body, self.block(node.orelse)))
 
     def _with(self, node: ast.With | ast.AsyncWith) -> None:
@@ -370,3 +376,12 @@ def resolve_relative(module: str, is_package: bool, target: str | None, level: i
 
 def _stored_name(target: ast.AST) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
+               for a, b in (sides, sides[::-1]))
