@@ -298,6 +298,12 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
     tally.judge("state_left", runtime_shim.installed_mode() is None, f"{where}: still installed")
     if mode == "flat" and program.nests:
         error = uninterrupted.error
+        if error is None and not uninterrupted.trace.nested:
+            # no body got as far as its nested calls: each parent took a cached value (a pause's replay after a
+            # retried sibling moved MAF's call counter), so there was nothing to refuse; judged as any value is
+            holds = _other_value_holds(uninterrupted, alone[0], program, policy)
+            tally.judge("other_value", holds, f"{where} uninterrupted run got {uninterrupted.trace.wrong}")
+            return
         refused = isinstance(error, NestedStepError) or _allowed_error(uninterrupted, alone[0], program, policy)
         tally.judge("flat_refuses", refused and error is not None, f"{where}: {error!r}")
         return

@@ -72,6 +72,7 @@ class Trace:
     shimmed: list[bool] = field(default_factory=list)  # per run: whether it started under the shim
     # each ReplayMismatchError raised: the refused call's label, the key, the label of the call that made the entry
     refused: list[tuple[str, str, str | None]] = field(default_factory=list)
+    nested: int = 0  # bodies that got as far as their nested calls (a body that took a cached value never does)
 
 
 PLAN: dict[str, Any] = {"top": (), "calls": {}, "memo": False, "install": None}
@@ -107,6 +108,8 @@ async def body(label: str, ctx: Any = None) -> tuple[Any, ...]:
     if call.pause:
         request_id = f"q-{label}" if call.pause == "named" else None
         answer = await ctx.request_info({"label": label}, response_type=str, request_id=request_id)
+    if call.children:
+        trace.nested += 1
     await run_groups(call.children)
     trace.completed[label] += 1
     if PLAN["memo"] and label in PLAN["top_labels"] and MEMO_LABEL not in MEMO:

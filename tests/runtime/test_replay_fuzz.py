@@ -60,15 +60,21 @@ def test_a_recorded_parent_scopes_its_children_by_its_place_across_retries_and_r
     assert tally.checks["completed_rerun"] and not any(tally.violations.values()), tally.describe()
 
 
+def _judged_under_every_policy(seed: int, mode: str) -> Tally:
+    """The seed's program, as generated, judged in *mode* under each replay policy against MAF alone."""
+    program = generate(seed)
+    alone = run_configuration(program, None, "off")
+    tally = Tally()
+    for policy in ("warn", "off", "rerun", "error"):
+        judge(tally, program, mode, policy, run_configuration(program, mode, policy), alone)
+    return tally
+
+
 def test_a_call_keyed_by_its_identity_never_takes_a_call_order_entry_of_another_call() -> None:
     """Seed 149 of the long mode: on 1.20+ a fingerprinted call whose identity key misses looks at its call-order key
     too. Under scoped keys that key held another call's entry, and MAF refused it for a concurrent call (ValueError)
     where MAF alone's key missed and the body ran: with and without verification, the look is now a miss."""
-    program = generate(149)
-    alone = run_configuration(program, None, "off")
-    tally = Tally()
-    for policy in ("warn", "off", "rerun", "error"):
-        judge(tally, program, "scoped", policy, run_configuration(program, "scoped", policy), alone)
+    tally = _judged_under_every_policy(149, "scoped")
     assert tally.checks["shim_raised"] and tally.checks["other_value"], tally.describe()
     assert not any(tally.violations.values()), tally.describe()
 
@@ -111,3 +117,14 @@ def test_the_judge_reads_a_top_level_call_given_another_calls_entry_as_a_reorder
     assert _reordered(program, alone, top)
     assert not _reordered(program, alone, nested)
     assert not _reordered(program, alone)
+
+
+def test_the_judge_asks_flat_mode_to_refuse_only_where_a_body_reached_its_nested_calls() -> None:
+    """Seed 40070 of the long mode: the uninterrupted run pauses, and its replay from the checkpoint runs a flaky
+    top-level sibling (its first attempt failed before the pause) on the key of that failed attempt, which moves
+    MAF's call counter: the parent takes the sibling's entry and its body never reaches its nested calls. Under
+    "warn" (said) and "off" (MAF alone's value too) there is nothing to refuse; under "rerun" the parent's body
+    runs and its nested call is refused."""
+    tally = _judged_under_every_policy(40070, "flat")
+    assert tally.checks["flat_refuses"] and tally.checks["other_value"], tally.describe()
+    assert not any(tally.violations.values()), tally.describe()
