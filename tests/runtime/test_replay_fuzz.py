@@ -8,6 +8,7 @@ minimal case, tested on its own below.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import pytest
 from replay_fuzz import INVARIANTS, Tally, fuzz, judge, run_configuration
@@ -128,3 +129,32 @@ def test_the_judge_asks_flat_mode_to_refuse_only_where_a_body_reached_its_nested
     tally = _judged_under_every_policy(40070, "flat")
     assert tally.checks["flat_refuses"] and tally.checks["other_value"], tally.describe()
     assert not any(tally.violations.values()), tally.describe()
+
+
+def test_the_judge_lets_a_resume_without_records_run_a_body_again_as_maf_alone_does() -> None:
+    """Seed 40142 of the long mode on 1.18: the crashed run starts without the shim (installed midway), so its
+    checkpoints carry no records. Which gathered siblings a file storage's threaded saves put in the picked
+    checkpoint depends on timing; from one holding c1 and a retried c3, MAF's call counter gives c2 c3's entry and
+    runs c3 again, under MAF alone as under the shim (said: UnverifiedReplayWarning). MAF alone's own run picked a
+    checkpoint holding only c1, so it is no oracle there: without records the judge reads the order as "off" does.
+    With records (installed from the start) the same rerun, with no mismatch counted, stays a violation."""
+    from replay_fuzz import Phase, Tally, judge_resume
+    from replay_fuzz_runner import Trace
+
+    from steplint.runtime_shim.replay_check import ReplayReport
+
+    program = generate(40142)
+    assert program.install_midway and program.storage == "file" and not program.nests
+    crashed = Phase(None, None, Trace(completed=Counter(c1=1, c3=1)), ReplayReport(), 0)
+    alone_resume = Phase([], None, Trace(completed=Counter(c3=1, c2=1)), ReplayReport(), 0)
+    alone = (crashed, crashed, alone_resume, {"c1"})
+    took = Trace(completed=Counter(c3=1), wrong=[("c2", ["c3", "blue", None])])
+    resumed = Phase([], None, took, ReplayReport(unrecorded=2), 0, unverified=1)
+    for policy in ("error", "warn", "rerun"):
+        tally = Tally()
+        judge_resume(tally, program, "flat", policy, (crashed, crashed, resumed, {"c1", "c3"}), alone, "40142")
+        assert tally.checks["completed_rerun"] == 1 and not tally.violations, tally.describe()
+    recorded = dataclasses.replace(program, install_midway=0)
+    tally = Tally()
+    judge_resume(tally, recorded, "flat", "error", (crashed, crashed, resumed, {"c1", "c3"}), alone, "40142")
+    assert tally.violations["completed_rerun"] == 1, tally.describe()
