@@ -33,6 +33,7 @@ from steplint.analysis.values import (
     GeneratorValue,
     InstanceValue,
     PartialValue,
+    StepValue,
     SuperValue,
     Value,
     Values,
@@ -282,6 +283,108 @@ def _field_names(session: ModelSession, values: Values) -> list[str] | None:
         return text.replace(",", " ").split()
     names = [_only_const(item) for item in session.exact_items(values) or [ONLY_UNKNOWN]]
     return names if all(isinstance(name, str) for name in names) else None  # type: ignore[return-value]
+
+
+#: The class of what ``dataclasses.field(...)`` makes: the class body binds it to the field's name, and the
+#: ``__init__`` ``@dataclass`` generates reads its cells ``default`` and ``default_factory`` (``interpret_calls``).
+FIELD_CLASS = ClassValue("dataclasses", "Field", 0)
+
+
+def _field(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``dataclasses.field(default=x)``, ``field(default_factory=f)``: the field's description, keyword-only."""
+    if args or any(name == "**" for name, _ in kwargs):
+        return ONLY_UNKNOWN
+    made = InstanceValue(FIELD_CLASS, _site(span, frame, "field"), session.id)
+    for name, values in kwargs:
+        if name in ("default", "default_factory"):
+            session.write_cell(made, name, values, frame)
+    return frozenset({made})
+
+
+def record_field_names(session: ModelSession, cls: ClassValue) -> list[str]:
+    """The ``__init__`` fields of a record class (dataclass, namedtuple), the bases' first, in order."""
+    names: list[str] = []
+    for owner in reversed(session.mro(cls)):
+        for fields in session.read_cell(owner, RECORD_FIELDS) if isinstance(owner, ClassValue) else ():
+            for item in session.exact_items(frozenset({fields})) or ():
+                name = next(iter(item)) if len(item) == 1 else None
+                if isinstance(name, ConstValue) and name.value not in names:
+                    names.append(name.value)
+    return names
+
+
+def _replace(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``dataclasses.replace(obj, **changes)``: ``type(obj)(**fields)``, each field the change given, else what
+    ``obj`` holds (so its ``__init__`` and ``__post_init__`` run again)."""
+    positional = _args(args)
+    if len(positional) != 1 or isinstance(args[0], tuple) or any(name == "**" for name, _ in kwargs):
+        return ONLY_UNKNOWN
+    given = dict(kwargs)
+    made: set = set()
+    for value in positional[0]:
+        names = record_field_names(session, value.cls) if isinstance(value, InstanceValue) else []
+        if not names:
+            made.add(UNKNOWN)
+            continue
+        fields = [(name, given[name] if name in given else session.attribute(frozenset({value}), name, frame))
+                  for name in names]
+        made.update(session.call_one(value.cls, [], fields, span, frame))
+    return bounded(made) if made else ONLY_UNKNOWN
+
+
+#: What ``copy.copy`` and ``copy.deepcopy`` return as they are given: functions, classes, literals, steps.
+_COPIED_AS_IS = (FunctionValue, ClassValue, ConstValue, StepValue, BoundMethod, PartialValue)
+
+
+def _copy(hook: str) -> Model:
+    """``copy.copy(x)`` (*hook* ``__copy__``) and ``copy.deepcopy(x)`` (``__deepcopy__``): the class's hook where it
+    has one, else a new object of ``x``'s kind holding what ``x`` holds (for ``deepcopy`` the items are not copied
+    in turn: a copy's item is the original's, which reads the same values)."""
+    def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        positional = _args(args)
+        if not positional or isinstance(args[0], tuple):
+            return ONLY_UNKNOWN
+        made: set = set()
+        for value in positional[0]:
+            if isinstance(value, InstanceValue):
+                made.update(_copied_instance(session, value, hook, span, frame))
+            elif isinstance(value, ContainerValue):
+                made.add(_copied_container(session, value, span, frame))
+            elif isinstance(value, _COPIED_AS_IS):
+                made.add(value)
+            else:
+                made.add(UNKNOWN)
+        return bounded(made) if made else ONLY_UNKNOWN
+
+    return model
+
+
+def _copied_instance(session: ModelSession, value: InstanceValue, hook: str, span: Span | None,
+                     frame: Frame) -> Values:
+    for owner in session.mro(value.cls):
+        if not isinstance(owner, ClassValue):
+            break  # an outside base's own copying is not known
+        if session.read_cell(owner, hook):
+            memo = [ONLY_UNKNOWN] if hook == "__deepcopy__" else []
+            results: set = set()
+            for method in session.attribute(frozenset({value}), hook, frame):
+                results.update(session.call_one(method, memo, [], span, frame))
+            return frozenset(results) or ONLY_UNKNOWN
+    made = InstanceValue(value.cls, _site(span, frame, "copy"), session.id)
+    frame.mark_fresh(made)  # a write into the copy replaces what it copied
+    for key in session.container_keys(value):  # type: ignore[arg-type] - an instance's attributes, by name
+        session.write_cell(made, key, session.read_cell(value, key), frame)
+    return frozenset({made})
+
+
+def _copied_container(session: ModelSession, value: ContainerValue, span: Span | None, frame: Frame) -> Value:
+    made = ContainerValue(value.kind, _site(span, frame, "copy"), session.id, value.length)
+    frame.mark_fresh(made)
+    for key in {*session.container_keys(value), ANY, DEFAULT_FACTORY}:
+        values = session.read_cell(value, key)
+        if values:
+            session.write_cell(made, key, values, frame)
+    return made
 
 
 def _decorator_factory(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -770,6 +873,10 @@ _HANDLERS: dict[str, Model] = {
     "operator.attrgetter": _getter("#attrgetter"),
     "dataclasses.dataclass": _class_decorator("dataclasses.dataclass()"),
     "dataclasses.dataclass()": _identity,
+    "dataclasses.field": _field,
+    "dataclasses.replace": _replace,
+    "copy.copy": _copy("__copy__"),
+    "copy.deepcopy": _copy("__deepcopy__"),
     "functools.cached_property": _descriptor("property"),
     "functools.update_wrapper": _identity,
     "builtins.staticmethod": _descriptor("staticmethod"),

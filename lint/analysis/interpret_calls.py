@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from steplint.analysis import builtin_models
+from steplint.analysis.builtin_models import FIELD_CLASS
 from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, maf_factory, ordered
 from steplint.analysis.values import (
     ANY,
@@ -172,7 +173,7 @@ class Calls:
             init = self.session.read_cell(owner, "__init__")
             functions = [v for v in init if isinstance(v, FunctionValue)]
             if not init and self.session.read_cell(owner, RECORD_FIELDS):
-                self._dataclass_init(instance, args, kwargs, frame)
+                self._dataclass_init(instance, args, kwargs, span, frame)
                 self._post_init(instance, span, frame)
                 break
             if init:
@@ -182,22 +183,42 @@ class Calls:
                 break
         return frozenset({instance})
 
-    def _dataclass_init(self, instance: InstanceValue, args: list, kwargs: list, frame: Frame) -> None:
-        """The ``__init__`` ``@dataclass`` generates: each field, the bases' first, takes its argument."""
+    def _dataclass_init(self, instance: InstanceValue, args: list, kwargs: list, span: Span | None,
+                        frame: Frame) -> None:
+        """The ``__init__`` ``@dataclass`` generates: each field, the bases' first, takes its argument, or its
+        ``field(...)`` default."""
         session = self.session
-        names: list = []
-        for owner in reversed(session.mro(instance.cls)):
-            for fields in session.read_cell(owner, RECORD_FIELDS) if isinstance(owner, ClassValue) else ():
-                for item in session.exact_items(frozenset({fields})) or ():
-                    name = next(iter(item)) if len(item) == 1 else None
-                    if isinstance(name, ConstValue) and name.value not in names:
-                        names.append(name.value)
+        names = builtin_models.record_field_names(session, instance.cls)
         given = dict(kwargs)
         spread = next((i for i, arg in enumerate(args) if isinstance(arg, tuple)), len(args))  # ``*items``: unknown past it
         for position, name in enumerate(names):
             values = args[position] if position < spread else ONLY_UNKNOWN if spread < len(args) else given.get(name)
+            if values is None:
+                values = self._field_default(instance.cls, name, span, frame)
             if values is not None:
                 session.store_attribute(instance, name, values, frame)
+
+    def _field_default(self, cls: ClassValue, name: str, span: Span | None, frame: Frame) -> Values | None:
+        """What a field not given takes from a ``dataclasses.field(...)`` in the class body: ``default_factory()``
+        (called by ``__init__``, once per instance) or ``default``. None for a plain default: ``@dataclass`` leaves
+        it the class attribute, which a read of the instance finds."""
+        session = self.session
+        for owner in session.mro(cls):
+            if not isinstance(owner, ClassValue):
+                return None
+            declared = session.read_cell(owner, name)
+            if not declared:
+                continue
+            fields = [value for value in declared if isinstance(value, InstanceValue) and value.cls == FIELD_CLASS]
+            if not fields:
+                return None
+            found: set = set()
+            for field in fields:
+                found.update(session.read_cell(field, "default"))
+                for factory in session.read_cell(field, "default_factory"):
+                    found.update(self.call_one(factory, [], [], span, frame))
+            return bounded(found) if found else None
+        return None
 
     def _post_init(self, instance: InstanceValue, span: Span | None, frame: Frame) -> None:
         """The ``__init__`` ``@dataclass`` generates ends with ``self.__post_init__()`` where the class has one."""
