@@ -176,8 +176,7 @@ async def main(pipeline):
         if isinstance(callee, Attr) and callee.attr == "run" and isinstance(callee.base, CallExpr):
             return self._responses_on_new_instance(analysis, module, function, call, callee.base)
         if isinstance(callee, Ref):
-            workflows = _workflows(analysis, _values(analysis, module, function, callee))
-            if workflows:
+            if _definitions(analysis, module, function, callee):
                 return self._report(analysis, module, call, _called(callee.dotted, analysis.target_version))
         return None
 
@@ -187,7 +186,7 @@ async def main(pipeline):
             return None
         if _under_hasattr_run(module, function, call, receiver.dotted):
             return None  # runs only where the definition has run(): 1.13 and older
-        if not _workflows(analysis, _values(analysis, module, function, receiver)):
+        if not _definitions(analysis, module, function, receiver):
             return None
         version = format_version(analysis.target_version)
         message = (
@@ -208,7 +207,7 @@ async def main(pipeline):
         if isinstance(keywords[_NEEDS_EARLIER_RUN], Const) and keywords[_NEEDS_EARLIER_RUN].value is None:
             return None
         receiver = built.func.dotted[: -len(".build")]
-        if not _workflows(analysis, _values(analysis, module, function, Ref(receiver))):
+        if not _definitions(analysis, module, function, Ref(receiver)):
             return None
         message = (
             f"'{receiver}.build()' makes a new workflow with no pending request, so run(responses=...) raises "
@@ -222,10 +221,35 @@ async def main(pipeline):
         return analysis.diagnostic(module, call.span, WorkflowRunMisuse, message)
 
 
-def _values(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref):  # noqa: ANN202
+def _definitions(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref) -> list[Decorated]:
+    """The workflow definitions ``expr`` surely is: through module-level names, or a ``@workflow`` ``def`` of the
+    function that reads it (or of one around it)."""
     scope = None if function.qualname == "<module>" else function
     # Only a module whose imports reach agent_framework can hold a workflow: no other's import is run.
-    return analysis.service(MafNames).values(module, scope, expr)
+    found = _workflows(analysis, analysis.service(MafNames).values(module, scope, expr))
+    return found or _local_definitions(analysis, module, scope, expr)
+
+
+def _local_definitions(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None,
+                       expr: Ref) -> list[Decorated]:
+    """A name its function scope binds only by ``def`` statements, each decorated into a workflow (a helper that
+    defines its workflow and calls it); any other binding there, a rebinding included: none."""
+    if "." in expr.dotted:
+        return []
+    while scope is not None and scope.qualname != "<module>":
+        if expr.dotted in scope.declared_global:
+            return []
+        bindings = scope.bindings.get(expr.dotted)
+        if bindings is not None:
+            if not all(binding.kind == "def" for binding in bindings):
+                return []
+            defined = {item.body.qualname: item for item in analysis.workflows_in(module)
+                       if item.decorated and item.body is not None}
+            found = [defined.get(binding.target) for binding in bindings]
+            return sorted({item.key: item for item in found if item is not None}.values(),
+                          key=lambda item: item.display) if all(found) else []
+        scope = analysis.index.function(module, scope.parent)
+    return []
 
 
 def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: CallSite, receiver: str) -> bool:
