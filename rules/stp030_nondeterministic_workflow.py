@@ -5,7 +5,7 @@ from typing import Iterator
 from steplint.core.diagnostics import WARNING, Diagnostic
 from steplint.analysis.program import Analysis
 from steplint.analysis.flow import is_plain_callable, site_key
-from steplint.analysis.nondeterminism_sinks import Sink, SinkSearch
+from steplint.analysis.nondeterminism_sinks import HelperSinks, Sink, SinkSearch
 from steplint.analysis.workflow_body import reaching
 from steplint.analysis.values import StepValue
 from steplint.core.framework_versions import FINGERPRINT_VERSION
@@ -67,7 +67,9 @@ class NondeterministicWorkflow(Rule):
     a `replay_key`, a condition that
     decides whether, how often or in which order steps run, an object not
     made in the body (state later steps may read), a helper that runs a
-    step (or, for a value a helper makes, a step that helper runs). A value that reaches only a log line, `print`, or the workflow's
+    step. A value a plain helper makes is followed the same way in the
+    helper's body (and the helpers under it) and, through what the helper
+    returns, at its call. A value that reaches only a log line, `print`, or the workflow's
     output (a duration, a timestamp, an id) is not reported: the resumed run
     reports its own. Followed through names, operators, containers,
     attributes, plain helpers of the analyzed code and the standard
@@ -183,20 +185,21 @@ async def pipeline(job: str) -> str:
             body = workflow.body
             if body is None:
                 continue
-            sources = list(_sources(flow, workflow, step_name))
+            keyed = _keyed_by_arguments(analysis)
+            sources = list(_sources(flow, workflow, step_name, keyed))
             if not sources:
                 continue
             sinks = SinkSearch(flow, workflow.module, body, {site_key(c.span) for c, *_ in sources}, step_name,
-                               _keyed_by_arguments(analysis)).search()
+                               keyed).search()
             for call, what, name, inside in sources:
                 sink = sinks.get(site_key(call.span)) or inside
                 if sink is not None:
                     yield _report(analysis, workflow, call, what, name, sink)
 
 
-def _sources(flow, workflow, step_name) -> Iterator[tuple[CallSite, str, str, Sink | None]]:  # noqa: ANN001
+def _sources(flow, workflow, step_name, keyed) -> Iterator[tuple[CallSite, str, str, Sink | None]]:  # noqa: ANN001
     """The calls in the workflow body whose value changes from run to run: what each calls, the function, and,
-    for a helper that makes the value, the step the helper runs itself (the value may reach it there)."""
+    for a helper that makes the value, the sink it reaches inside the helper (or a helper under it)."""
     for call in workflow.body.calls:
         if call.in_lambda:
             continue
@@ -209,16 +212,19 @@ def _sources(flow, workflow, step_name) -> Iterator[tuple[CallSite, str, str, Si
             yield call, f"calls {reached}()", reached, None
             continue
         path = " -> ".join([workflow.display, *helpers, reached])
-        yield call, f"calls '{helpers[0]}', which reaches {reached}() ({path})", reached, _inner_step(flow, calls, helpers[0], step_name)
+        yield call, f"calls '{helpers[0]}', which reaches {reached}() ({path})", reached, _inner_sink(
+            flow, calls, step_name, keyed)
 
 
-def _inner_step(flow, calls: dict, helper: str, step_name) -> Sink | None:  # noqa: ANN001
-    """A step the helper runs: the value it makes may reach it there (judged conservatively)."""
+def _inner_sink(flow, calls: dict, step_name, keyed) -> Sink | None:  # noqa: ANN001
+    """Where the value goes inside a helper that runs a step: the same sinks, followed in its body and the helpers
+    under it (a value made for the output after the helper's steps reaches none). A helper that runs no step
+    gives the value only back (the workflow body's search follows the call's result)."""
     starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
-    found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step")
-    if found is None:
+    runs_step = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step")
+    if runs_step is None:
         return None
-    return Sink("argument", f"is made in '{helper}', which also runs step '{step_name(found.callee)}'", 0)
+    return HelperSinks(flow, step_name, keyed, nondeterministic).first(starts)
 
 
 def _step_namer(analysis: Analysis):  # noqa: ANN202

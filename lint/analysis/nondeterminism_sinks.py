@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from steplint.analysis.flow import ModuleFlow, is_plain_callable, site_key
+from steplint.analysis.interpret_shared import Unit
 from steplint.analysis.values import BuiltinMethod, ExternalValue, StepValue, Value, stable_key
 from steplint.core.summary import (
     AssignStmt,
@@ -59,7 +60,14 @@ Sources = frozenset  # of SiteKey: the call sites whose value an expression carr
 _PASSING = ("builtins.", "logging.", "math.", "time.", "datetime.", "json.dumps", "statistics.", "structlog.",
             "uuid.", "decimal.", "str.", "operator.", "loguru.", "asyncio.sleep", "typing.", "enum.", "collections.",
             # what a class decorator made: the class's constructor
-            "dataclasses.dataclass(", "pydantic.dataclasses.dataclass(", "attr.s(", "attrs.define(")
+            "dataclasses.dataclass(", "pydantic.dataclasses.dataclass(", "attr.s(", "attrs.define(",
+            # a pydantic model's constructor (a class of the analyzed code with that base): it validates and
+            # stores its fields, so the instance carries what it is given
+            "pydantic.BaseModel.__init__", "pydantic.main.BaseModel.__init__",
+            # a task of a coroutine, or of a function run in a thread: its result is the coroutine's (a function of
+            # the analyzed code that a thread runs is also a callee of the call, judged as a plain helper)
+            "asyncio.create_task", "asyncio.ensure_future", "asyncio.gather", "asyncio.shield", "asyncio.wait_for",
+            "asyncio.Task", "asyncio.to_thread")
 _PASSES = 3  # the body's walks: a value made late in a loop reaches its start on the next one
 
 
@@ -303,6 +311,50 @@ class SinkSearch:
             shown = _callee_text(call.func)
             self.sink(given, Sink("unknown", f"is passed to {shown}(), which the linter cannot follow", call.span.line))
         return frozenset()
+
+
+class HelperSinks:
+    """Where a value that plain helpers make goes inside them: a sink a helper's own body reaches (a step's
+    argument, a condition, state: ``SinkSearch`` on its body), or one inside a helper it calls that makes the
+    value. What a helper returns is its caller's to follow (a workflow body's search takes the helper's call as
+    the value's source), so a value that only returns finds no sink here."""
+
+    def __init__(self, flow: ModuleFlow, step_name: Callable[[StepValue], str],
+                 keyed_by_arguments: Callable[[StepValue], bool], makes: Callable[[str], bool]):
+        """``makes``: whether an outside callable, by full name, makes the value (``time.time``)."""
+        self.flow, self.step_name, self.keyed_by_arguments, self.makes = flow, step_name, keyed_by_arguments, makes
+        self.searched: set[int] = set()
+
+    def first(self, units: list[Unit]) -> Sink | None:
+        """The first sink of the value the *units* make (each searched once)."""
+        for unit in units:
+            if unit.id not in self.searched:
+                self.searched.add(unit.id)
+                found = self._in(unit)
+                if found is not None:
+                    return found
+        return None
+
+    def _in(self, unit: Unit) -> Sink | None:
+        sources: set[SiteKey] = set()
+        makers: list[Unit] = []
+        for key, calls in unit.site_calls.items():
+            if any(isinstance(v, ExternalValue) and self.makes(v.name) for v in calls):
+                sources.add(key)
+                continue
+            starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in self.flow.units(ids)]
+            making = [u for u in starts if self.flow.reach([u], self._made) is not None]
+            if making:
+                sources.add(key)
+                makers.extend(making)
+        if not sources:
+            return None
+        sinks = SinkSearch(self.flow, unit.module, unit.summary, sources, self.step_name,
+                           self.keyed_by_arguments).search()
+        return sinks[min(sinks)] if sinks else self.first(makers)
+
+    def _made(self, unit: Unit, site: SiteKey, callee: Value) -> bool:
+        return isinstance(callee, ExternalValue) and self.makes(callee.name)
 
 
 def _replay_key(call: CallExpr, args: list[tuple[str, Sources]]) -> bool:

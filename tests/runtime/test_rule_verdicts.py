@@ -424,6 +424,30 @@ def test_a_monotonic_duration_in_the_output_resumes_right(tmp_path):
     assert all(o["processing_time_ms"] >= 0 for o in resumed)
 
 
+async def classify_and_stamp(text: str) -> dict:
+    """A plain helper that runs a step, then reads the clock for the output only."""
+    domain = await classify_text(text)
+    return {"domain": domain, "at": time.time()}
+
+
+async def stamped_body(text: str) -> dict:
+    return await classify_and_stamp(text)
+
+
+def test_a_helper_that_runs_a_step_and_stamps_its_output_resumes_right(tmp_path):
+    """STP030 is silent on a reading a helper makes after its step and only returns to the output (a real
+    application's shape): the resumed run replays the step and reports its own reading."""
+    classified.clear()
+    storage = maf.FileCheckpointStorage(str(tmp_path))
+    first = _run_checkpointed(stamped_body, "stamped", storage, "leave").get_outputs()
+    checkpoints = run(chain(storage, "stamped"))
+    time.sleep(0.01)  # another clock reading on resume
+    resumed = _run_checkpointed(stamped_body, "stamped", storage, checkpoint_id=checkpoints[0].checkpoint_id)
+    assert classified == ["leave"]  # replayed, not run again
+    [before], [after] = first, resumed.get_outputs()
+    assert after["domain"] == before["domain"] == "hr" and after["at"] > before["at"]
+
+
 def load_session(cid: str) -> dict:
     return {"cid": cid, "loaded_at": time.time()}
 
