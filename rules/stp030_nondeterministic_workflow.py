@@ -75,7 +75,8 @@ class NondeterministicWorkflow(Rule):
     attributes, plain helpers of the analyzed code and the standard
     library's conversions, f-strings and comprehensions. Known limits, decided conservatively (reported):
     a value passed to a function the linter cannot follow (outside the
-    standard library's logging and conversions), or read in an expression
+    standard library's logging and conversions, asyncio's task makers and a
+    pydantic model's constructor, which pass it on), or read in an expression
     the summaries do not keep (a comparison, an f-string's format spec) is treated as a
     sink.
 
