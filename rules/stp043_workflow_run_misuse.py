@@ -189,10 +189,16 @@ async def main(pipeline):
         if not _definitions(analysis, module, function, receiver):
             return None
         version = format_version(analysis.target_version)
+        keywords = _keywords(function, call) or {}
+        answers = _NEEDS_EARLIER_RUN in keywords and _RESTORES not in keywords and not (
+            isinstance(keywords[_NEEDS_EARLIER_RUN], Const) and keywords[_NEEDS_EARLIER_RUN].value is None)
+        # run(responses=...) answers the run that paused: a new build() has no pending request (the third story)
+        remedy = (f"build it once ('flow = {receiver.dotted}.build()'), run that, and answer with "
+                  f"'flow.run(responses=...)' on the same built workflow" if answers
+                  else f"call '{receiver.dotted}.build().run(...)'")
         message = (
             f"'{receiver.dotted}' is a @workflow definition, which has no run() on agent-framework-core {version} "
-            f"(AttributeError; since 1.14 `workflow` returns a FunctionalWorkflowDefinition): "
-            f"call '{receiver.dotted}.build().run(...)'"
+            f"(AttributeError; since 1.14 `workflow` returns a FunctionalWorkflowDefinition): {remedy}"
         )
         finding = self._report(analysis, module, call, message)
         return replace(finding, fix=_build_fix(analysis, module, function, call, receiver.dotted))

@@ -110,3 +110,27 @@ def test_a_keyword_only_workflow_input_is_reported_before_1_23_only(tmp_path):
         settings = Settings(project_root=tmp_path, select=(WorkflowWithoutInput.code,), target_version=target)
         found[target] = [d.line for d in lint_source(source, str(tmp_path / "flows.py"), settings).diagnostics]
     assert found[(1, 23, 0)] == [] and found[(1, 22, 0)] == found[(1, 2, 0)] and len(found[(1, 22, 0)]) == 4
+
+
+def test_run_with_responses_on_a_definition_is_told_to_answer_on_the_workflow_that_paused(tmp_path):
+    """``definition.run(responses=...)``: ``definition.build().run(responses=...)`` would be the third story (a new
+    workflow has no pending request), so the message asks for the built workflow whose run paused, and no fix is
+    offered; a plain ``run("hi")`` keeps its ``build()`` advice and fix."""
+    source = b'''from agent_framework import workflow
+
+
+@workflow
+async def review(text: str) -> str:
+    return text
+
+
+async def answer(responses: dict) -> None:
+    await review.run(responses=responses)
+    await review.run("hi")
+'''
+    settings = Settings(project_root=tmp_path, select=(WorkflowRunMisuse.code,), target_version=DEFINITION_RELEASE)
+    found = sorted(lint_source(source, str(tmp_path / "flows.py"), settings).diagnostics, key=lambda d: d.line)
+    assert [d.line for d in found] == [10, 11]
+    assert "answer with 'flow.run(responses=...)' on the same built workflow" in found[0].message
+    assert found[0].fix is None
+    assert "call 'review.build().run(...)'" in found[1].message and found[1].fix is not None
