@@ -5,7 +5,7 @@ from typing import Iterator
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
 from steplint.rules.base import BROKEN, Rule
-from steplint.core.summary import ModuleSummary
+from steplint.core.summary import ModuleSummary, display_qualname
 from steplint.core.framework_versions import FINGERPRINT_VERSION, format_version
 
 
@@ -92,11 +92,13 @@ async def tick(job: str) -> str:
                 argument, through = step.anchor, " by the project's wrapper that makes it"
             if argument is None:
                 continue
+            # step() runs where the code that makes the step runs: the module's import, or a call of the function
+            when = "at import" if step.made_in is None else f"when '{display_qualname(step.made_in)}' runs"
             yield analysis.diagnostic(
                 module,
                 argument,
                 ReplayKeyUnsupported,
                 f"replay_key= is passed to step '{step.display}'{through}, but agent-framework-core {version} has no "
-                f"replay_key (it arrived in {format_version(FINGERPRINT_VERSION)}): step() raises TypeError at "
-                "import; remove it, or require agent-framework-core>=1.20",
+                f"replay_key (it arrived in {format_version(FINGERPRINT_VERSION)}): step() raises TypeError {when}; "
+                "remove it, or require agent-framework-core>=1.20",
             )

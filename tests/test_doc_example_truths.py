@@ -134,3 +134,30 @@ async def answer(responses: dict) -> None:
     assert "answer with 'flow.run(responses=...)' on the same built workflow" in found[0].message
     assert found[0].fix is None
     assert "call 'review.build().run(...)'" in found[1].message and found[1].fix is not None
+
+
+def test_replay_key_on_an_old_release_names_when_step_raises(tmp_path):
+    """STP041: ``step(replay_key=...)`` raises TypeError where the code that makes the step runs: the module's
+    import, or a call of the function that makes it (a real application builds its steps in ``build_workflow()``)."""
+    from steplint.rules.stp041_replay_key_unsupported import ReplayKeyUnsupported
+
+    source = b'''from agent_framework import step
+
+
+@step(replay_key=lambda x: x)
+async def top(x: str) -> str:
+    return x
+
+
+def build_workflow():
+    @step(replay_key=lambda x: x)
+    async def inner(x: str) -> str:
+        return x
+
+    return inner
+'''
+    settings = Settings(project_root=tmp_path, select=(ReplayKeyUnsupported.code,), target_version=(1, 19, 0))
+    found = sorted(lint_source(source, str(tmp_path / "flows.py"), settings).diagnostics, key=lambda d: d.line)
+    assert [d.line for d in found] == [4, 10]
+    assert "raises TypeError at import" in found[0].message
+    assert "raises TypeError when 'build_workflow' runs" in found[1].message
