@@ -18,6 +18,8 @@ _STDLIB_IO = frozenset({
     "asyncio.open_connection", "asyncio.open_unix_connection", "asyncio.start_server",
     "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell", "subprocess.Popen",
     "json.dump", "json.load", "pickle.dump", "pickle.load", "webbrowser.open",
+    "os.open", "os.fdopen", "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.NamedTemporaryFile",
+    "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile", "tempfile.TemporaryDirectory",
 })
 # Every function of these modules, and every method of what they make, talks to a file, a process or the network.
 _STDLIB_IO_MODULES = (
@@ -78,7 +80,8 @@ class IoInWorkflowBody(Rule):
     ## What it does
     Finds a call in a workflow's body, outside any step, that does I/O:
     the standard library's files (`open`, `Path.write_text` and the other
-    `pathlib` reads and writes, `json.dump`, `shutil.*`, `os.remove`...),
+    `pathlib` reads and writes, `json.dump`, `shutil.*`, `os.remove`,
+    `tempfile`'s files and folders, `os.fdopen`...),
     processes (`subprocess.*`, `os.system`), sockets and HTTP
     (`socket.*`, `urllib.request.*`, `http.client.*`, `smtplib.*`...), and
     the library calls that `io-functions` in `[tool.steplint]` lists

@@ -125,6 +125,12 @@ class _AsyncClient:
         return _Handle()
 
 
+def _made_file(*args: Any, **kwargs: Any) -> tuple[int, str]:
+    """``tempfile.mkstemp``: a descriptor and a path, the file made."""
+    _record("tempfile.mkstemp")
+    return 3, "/tmp/stand-in"
+
+
 def _module(name: str, **attributes: Any) -> types.ModuleType:
     module = types.ModuleType(name)
     module.__dict__.update(attributes)
@@ -135,7 +141,8 @@ STAND_INS = {
     "requests": _module("requests", post=_io("requests.post"), get=_io("requests.get")),
     "httpx": _module("httpx", AsyncClient=_AsyncClient),
     "subprocess": _module("subprocess", run=_io("subprocess.run")),
-    "os": _module("os", system=_io("os.system")),
+    "os": _module("os", system=_io("os.system"), fdopen=_io("os.fdopen")),
+    "tempfile": _module("tempfile", mkstemp=_made_file),
     "shutil": _module("shutil", copy=_io("shutil.copy")),
     "socket": _module("socket", create_connection=_io("socket.create_connection")),
     "Path": _FakePath,
