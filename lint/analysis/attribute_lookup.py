@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, ordered
+from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, is_key, ordered
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
     ENUM_MEMBERS,
@@ -268,7 +268,7 @@ class AttributeLookup:
         if isinstance(base, ContainerValue):
             exact = exact and base in frame.fresh and frame.conditional == 0 and len(keys) == 1
             for key in keys:
-                if isinstance(key, ConstValue) and base.kind in ("dict", "list", "tuple"):
+                if is_key(key) and (base.kind == "dict" or isinstance(key, ConstValue) and base.kind in ("list", "tuple")):
                     self.session.write_cell(base, container_key(key), values, frame, exact=exact)
                 else:
                     self.session.write_cell(base, ANY, values, frame)
@@ -287,7 +287,7 @@ class AttributeLookup:
                 factory = self.session.read_cell(base, DEFAULT_FACTORY) if by_getitem and base.kind == "dict" else EMPTY
                 if factory:  # a defaultdict: a key it may lack reads what its factory makes
                     found.update(self.session.call(factory, [], [], frame.site, frame))
-                known = [k for k in keys if isinstance(k, ConstValue)]
+                known = [k for k in keys if is_key(k)]
                 if known and len(known) == len(keys):
                     for key in known:
                         found.update(self.session.read_cell_here(base, _index(base, key), frame))
@@ -334,7 +334,7 @@ def _is_special(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
 
-def _index(base: ContainerValue, key: ConstValue) -> object:
+def _index(base: ContainerValue, key: ConstValue | InstanceValue) -> object:
     index = container_key(key)
     if isinstance(index, int) and index < 0 and base.length >= 0 and base.kind in ("list", "tuple"):
         return base.length + index

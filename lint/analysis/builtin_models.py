@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from steplint.analysis.interpret_shared import DictMerge, Frame, Unit
+from steplint.analysis.interpret_shared import DictMerge, Frame, Unit, key_values
 from steplint.analysis.values import (
     ANY,
     DEFAULT_FACTORY,
@@ -1024,7 +1024,7 @@ def _extend(session: ModelSession, receiver: ContainerValue, positional: list[Va
         for other in values:
             if isinstance(other, ContainerValue) and other.kind == "dict" and receiver.kind == "dict":
                 for key in session.container_keys(other):
-                    session.store_item(receiver, const(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
+                    session.store_item(receiver, key_values(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
                                        session.read_cell(other, key), frame, exact=True)
             else:
                 session.write_cell(receiver, ANY, session.iterate(frozenset({other}), frame, span), frame)
@@ -1078,7 +1078,7 @@ def _values(session: ModelSession, receiver: ContainerValue, positional: list[Va
 
 def _keys(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
           span: Span | None, frame: Frame) -> Values | None:
-    keys = frozenset().union(*(const(k) for k in session.container_keys(receiver) if not isinstance(k, tuple))) if receiver.kind == "dict" else EMPTY
+    keys = frozenset().union(*(key_values(k) for k in session.container_keys(receiver) if not isinstance(k, tuple))) if receiver.kind == "dict" else EMPTY
     return _new(session, "iterator", span, frame, keys or ONLY_UNKNOWN)
 
 
@@ -1087,7 +1087,7 @@ def _items(session: ModelSession, receiver: ContainerValue, positional: list[Val
     if receiver.kind != "dict":
         return None
     pair = ContainerValue("tuple", _site(span, frame, "item"), session.id, 2)
-    keys = [const(k) for k in session.container_keys(receiver) if not isinstance(k, tuple)]
+    keys = [key_values(k) for k in session.container_keys(receiver) if not isinstance(k, tuple)]
     session.write_cell(pair, 0, frozenset().union(*keys) if keys else ONLY_UNKNOWN, frame)
     session.write_cell(pair, 1, session.read_all_cells(receiver), frame)
     return _new(session, "iterator", span, frame, frozenset({pair}))

@@ -7,10 +7,11 @@ the enum made when the class is, each holding its ``value`` and ``name``; ``Op["
 
 from __future__ import annotations
 
-from steplint.analysis.interpret_shared import Frame, SessionApi
+from steplint.analysis.interpret_shared import Frame, SessionApi, container_key
 from steplint.analysis.values import (
     RECORD_FIELDS,
     ENUM_MEMBERS,
+    KEYED_MEMBER,
     ClassValue,
     ConstValue,
     ContainerValue,
@@ -25,6 +26,10 @@ from steplint.core.summary import ClassSummary, Ref, Subscript
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "dataclasses.dataclass()"})
 _NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
+_IDENTITY_ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})
+#: What an enum class may define to make its members equal something else, or one another.
+_VALUE_HOOKS = frozenset({"__eq__", "__hash__", "__new__", "_generate_next_value_"})
+_AUTO = frozenset({ExternalValue("enum.auto()")})
 
 
 class Records:
@@ -60,14 +65,42 @@ class Records:
         if not outside & _ENUM_BASES:
             return members
         session.write_cell(cls, ENUM_MEMBERS, frozenset({ConstValue("bool", True)}), frame)
-        for name, values in body.items():
-            if name.startswith("_") or any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values):
-                continue  # ``_sunder_``/``__dunder__`` names and methods are not members
-            member = InstanceValue(cls, (frame.unit.module.path, "member", summary.qualname, name), session.id)
+        bound = {name: values for name, values in body.items()
+                 if not name.startswith("_") and not any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values)}
+        tag = KEYED_MEMBER if self._members_are_identities(cls, outside, bound.values()) else "member"
+        by_value: dict[object, InstanceValue] = {}
+        for name, values in bound.items():  # ``_sunder_``/``__dunder__`` names and methods are not members
+            literal = _literal(values)
+            alias = by_value.get(container_key(literal)) if literal is not None else None
+            if alias is not None:  # a name bound to an earlier member's value is that member (an alias)
+                members[name] = frozenset({alias})
+                continue
+            member = InstanceValue(cls, (frame.unit.module.path, tag, summary.qualname, name), session.id)
             session.write_cell(member, "value", values, frame, exact=True)
             session.write_cell(member, "name", frozenset({ConstValue("str", name)}), frame, exact=True)
             members[name] = frozenset({member})
+            if literal is not None:
+                by_value[container_key(literal)] = member
         return members
+
+    def _members_are_identities(self, cls: ClassValue, outside: set, values: object) -> bool:
+        """Whether each member equals only itself, as a dict key: a plain ``Enum``/``Flag`` (no ``str``/``int``
+        mix-in, no ``__eq__``/``__hash__``/``__new__`` of its own) whose values are distinct literals or all
+        ``auto()`` (a literal and an ``auto()`` may be one member: ``A = auto(); B = 1``)."""
+        if not outside <= _IDENTITY_ENUM_BASES:
+            return False
+        engine = self.session.engine
+        for base in self.session.mro(cls):
+            summary = engine.classes.get((base.path, base.qualname)) if isinstance(base, ClassValue) else None
+            if summary is None and isinstance(base, ClassValue) or summary is not None and _VALUE_HOOKS & set(summary.body_names):
+                return False
+        kinds = {"literal" if _literal(v) is not None else "auto" if v == _AUTO else "other" for v in values}  # type: ignore[attr-defined]
+        return kinds in ({"literal"}, {"auto"})
+
+
+def _literal(values: Values) -> ConstValue | None:
+    (value,) = values if len(values) == 1 else (None,)
+    return value if isinstance(value, ConstValue) else None
 
 
 def _is_class_var(annotation: object) -> bool:

@@ -17,6 +17,7 @@ from typing import Protocol
 from steplint.analysis.values import (
     ANY,
     EMPTY,
+    KEYED_MEMBER,
     ClassValue,
     ConstValue,
     ContainerValue,
@@ -27,6 +28,7 @@ from steplint.analysis.values import (
     Value,
     Values,
     bounded,
+    const,
     stable_key,
 )
 from steplint.core.summary import (
@@ -122,13 +124,26 @@ def ordered(values: Values) -> list | Values:
     return values if len(values) < 2 else sorted(values, key=stable_key)
 
 
-def container_key(value: ConstValue) -> object:
-    """A container key: ints and strs as themselves (True is 1 and 1.0 is 1 for dicts, as in Python)."""
+def is_key(value: Value) -> bool:
+    """Whether ``value`` keys a container as itself: a literal, or an enum member that equals only itself."""
+    return type(value) is ConstValue or type(value) is InstanceValue and value.site[1] == KEYED_MEMBER
+
+
+def container_key(value: ConstValue | InstanceValue) -> object:
+    """A container key: ints and strs as themselves (True is 1 and 1.0 is 1 for dicts, as in Python); an enum
+    member (``is_key``) as the member."""
+    if type(value) is InstanceValue:
+        return value
     if value.kind == "bool":
         return int(value.value)  # type: ignore[arg-type]
     if value.kind == "float" and float(value.value).is_integer():  # type: ignore[arg-type]
         return int(value.value)  # type: ignore[arg-type]
     return value.value
+
+
+def key_values(key: object) -> Values:
+    """The value a container's key is (``container_key`` backwards)."""
+    return frozenset({key}) if type(key) is InstanceValue else const(key)  # type: ignore[arg-type]
 
 
 class DictMerge:
@@ -140,7 +155,7 @@ class DictMerge:
         self.anywhere: set = set()
 
     def put(self, keys: Values, values: Values) -> None:
-        literal = [k for k in keys if isinstance(k, ConstValue)]
+        literal = [k for k in keys if is_key(k)]
         if len(literal) == 1 and len(keys) == 1:
             self.known[container_key(literal[0])] = values
             return

@@ -201,6 +201,9 @@ RECORD_FIELDS = ("#record_fields",)
 DEFAULT_FACTORY = ("#default_factory",)
 #: An enum's cell that marks it as one: ``Enum["NAME"]`` reads the member ``NAME``.
 ENUM_MEMBERS = ("#enum_members",)
+#: The site tag of an enum member that equals only itself (a plain ``Enum``/``Flag`` whose members' values are
+#: distinct literals or all ``auto()``): a dict keeps such a member's item apart from every other key.
+KEYED_MEMBER = "keyed member"
 
 EMPTY: Values = frozenset()
 ONLY_UNKNOWN: Values = frozenset({UNKNOWN})

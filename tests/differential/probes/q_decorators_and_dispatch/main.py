@@ -1,7 +1,7 @@
 """Idioms, third batch: decorators with arguments, loop-made closures, class registries by __init_subclass__,
 abstract bases, properties, __call__ objects, async generators, tuple-returning factories, nested config dicts,
-enum-keyed dicts. Two near misses are left out (README: a function defined in a loop keeps every iteration's
-defaults; a dict keyed by enum members reads any member's value)."""
+enum-keyed dicts (plain, aliased and auto() members). A near miss is left out (README: a function defined in a
+loop keeps every iteration's defaults)."""
 import enum
 import functools
 from abc import ABC, abstractmethod
@@ -90,9 +90,24 @@ CONFIG = {"stages": {"first": {"run": plain}, "second": {"run": fetch}}}
 class Mode(enum.Enum):
     FAST = "fast"
     SLOW = "slow"
+    QUICK = "fast"  # an alias: Mode.QUICK is Mode.FAST
+
+
+class Tier(enum.Enum):
+    GOLD = enum.auto()
+    BASIC = enum.auto()
+
+
+class Label(str, enum.Enum):  # a str mix-in: Label.GOLD == "gold", one key with the string
+    GOLD = "gold"
+    BASIC = "basic"
 
 
 RUNNERS = {Mode.FAST: fetch, Mode.SLOW: plain}
+BY_TIER: dict = {}
+BY_TIER[Tier.GOLD] = plain
+BY_TIER[Tier.BASIC] = fetch
+BY_LABEL = {Label.GOLD: plain, "basic": fetch}
 
 
 @step
@@ -169,6 +184,31 @@ async def by_enum_key(label: str) -> str:
     return await RUNNERS[Mode("fast")](label)  # expect: STP001
 
 
+@step
+async def near_miss_enum_key(label: str) -> str:
+    return await RUNNERS[Mode.SLOW](label)
+
+
+@step
+async def by_enum_alias(label: str) -> str:
+    return await RUNNERS[Mode.QUICK](label)  # expect: STP001
+
+
+@step
+async def near_miss_auto_enum_key(label: str) -> str:
+    return await BY_TIER[Tier.GOLD](label)
+
+
+@step
+async def by_auto_enum_key(label: str) -> str:
+    return await BY_TIER[Tier.BASIC](label)  # expect: STP001
+
+
+@step
+async def by_str_enum_key(label: str) -> str:
+    return await BY_LABEL[Label.BASIC](label)  # expect: STP001
+
+
 @workflow
 async def flow(mode: str) -> str:
     parts = [
@@ -177,6 +217,8 @@ async def flow(mode: str) -> str:
         await by_subclass_registry(mode), await near_miss_subclass_registry(mode), await by_property(mode),
         await by_call_object(mode), await near_miss_call_object(mode), await by_async_generator(mode),
         await by_tuple_factory(mode), await near_miss_tuple_factory(mode), await by_nested_config(mode),
-        await near_miss_nested_config(mode), await by_enum_key(mode),
+        await near_miss_nested_config(mode), await by_enum_key(mode), await near_miss_enum_key(mode),
+        await by_enum_alias(mode), await near_miss_auto_enum_key(mode), await by_auto_enum_key(mode),
+        await by_str_enum_key(mode),
     ]
     return "|".join(parts)
