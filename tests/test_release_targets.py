@@ -121,6 +121,14 @@ def test_a_nested_requirement_decides_for_its_files_when_linting_from_the_root(t
     assert ("backend/flow.py", "STP041") in found and ("flow.py", "STP041") not in found
     verbose = steplint("--no-cache", "-v", ".", cwd=tmp_path).stderr
     assert "target agent-framework-core 1.19.0 for files below it (from backend/requirements.txt" in verbose
+    shown = steplint("--show-settings", ".", cwd=tmp_path).stdout
+    assert "target-version: 1.23.0 (from requirements.txt" in shown
+    assert "target-version for files below it: 1.19.0 (from backend/requirements.txt" in shown
+    record = json.loads(steplint("--show-settings", "--format", "json", ".", cwd=tmp_path).stdout)
+    assert [(t["target_version"], t["source"].split(":")[0]) for t in record["target_versions_below"]] == [
+        ("1.19.0", "from backend/requirements.txt")]
+    alone = json.loads(steplint("--show-settings", "--format", "json", "flow.py", cwd=tmp_path).stdout)
+    assert alone["target_versions_below"] == []
 
 
 def test_forced_target_version_beats_a_range_and_accepts_old_releases(tmp_path):

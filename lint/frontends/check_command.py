@@ -228,8 +228,13 @@ def _version_dependent_codes() -> frozenset[str]:
 def _show_settings(settings, options: CheckOptions) -> int:  # noqa: ANN001 - Settings
     from steplint.report.settings_text import as_settings_json, as_settings_text
 
+    from steplint.api import files_to_lint
+    from steplint.config.release_targets import with_release_targets
+
     shown = as_settings_json if options.output_format in JSON_FORMATS else as_settings_text
     linted = options.stdin_filename if options.reads_stdin else options.paths[0]
+    if not options.reads_stdin:  # the folders below whose own declaration of the framework decides for their files
+        settings = with_release_targets(settings, files_to_lint([linted], settings, options.force_exclude))
     _echo(shown(settings, linted or "-"), options)
     return EXIT_CLEAN
 

@@ -22,6 +22,7 @@ def settings_record(settings: Settings, linted: str) -> dict:
         "target_version": declared.shown() if declared is not None else format_version(version),
         "target_version_source": settings.target_version_source or "the newest steplint knows",
         "target_releases": [format_version(v) for v in (declared.releases if declared is not None else (version,))],
+        "target_versions_below": _targets_below(settings),
         "target_python": f"{python[0]}.{python[1]}",
         "target_python_source": settings.target_python_source or "the running interpreter",
         "select": list(settings.select) if settings.select is not None else None,
@@ -44,6 +45,19 @@ def settings_record(settings: Settings, linted: str) -> dict:
     }
 
 
+def _targets_below(settings: Settings) -> list[dict]:
+    """Each other target a folder under the linted path declares for its files (``-v`` names them too)."""
+    if settings.target_version is not None:
+        return []
+    found: dict[tuple, dict] = {}
+    for _, target in settings.releases_by_folder:
+        if target != settings.release_target:
+            found.setdefault((target.releases, target.source), {
+                "target_version": target.shown(), "target_releases": [format_version(v) for v in target.releases],
+                "source": target.source})
+    return sorted(found.values(), key=lambda t: t["source"])
+
+
 def as_settings_json(settings: Settings, linted: str) -> str:
     return json.dumps(settings_record(settings, linted), indent=2) + "\n"
 
@@ -56,6 +70,8 @@ def as_settings_text(settings: Settings, linted: str) -> str:
         f"config file: {record['config_file'] or 'none (the defaults)'}",
         f"project root: {record['project_root']}",
         f"target-version: {record['target_version']} ({record['target_version_source']})",
+        *(f"target-version for files below it: {t['target_version']} ({t['source']})"
+          for t in record["target_versions_below"]),
         f"target-python: {record['target_python']} ({record['target_python_source']})",
         f"select: {_listed(select) if select is not None else '(the default set)'}",
         f"extend-select: {_listed(record['extend_select'])}",
