@@ -17,16 +17,20 @@ nests:
   entry is dropped and the call runs;
 * nested calls never read restored entries (their keys are scoped): their
   results are recomputed;
-* the first checkpoint written after the run made a nested call drops every
-  restored entry no top-level call has claimed. A checkpoint that holds
-  the shim's record is trusted entirely by the next resume, so it must not
-  carry old entries that may have been nested calls. Before that,
-  checkpoints carry no record, and their resume is a legacy replay again.
+* from the first checkpoint written after the run made a nested call, its
+  checkpoints carry the shim's record and leave out every restored entry no
+  top-level call has claimed yet. A checkpoint that holds the record is
+  trusted entirely by the next resume, so it must not carry old entries that
+  may have been nested calls. The run itself keeps them: a gathered top-level
+  call that asks for its entry after that checkpoint still gets it (settled
+  as above), as MAF alone would give it. Before that checkpoint, checkpoints
+  carry no record, and their resume is a legacy replay again.
 
-The cost is confined to runs resumed from such checkpoints: a body whose
-entry was dropped runs again (e.g. a gathered top-level call that had not
-asked for its entry yet when the first nested call completed). All state
-lives on the RunContext of that one run and goes with it.
+The cost is confined to runs resumed from such checkpoints: an entry a call
+claims only after the first nested call is missing from the checkpoints
+written before the claim, so a second resume from one of those runs that
+call again. All state lives on the RunContext of that one run and goes with
+it.
 """
 
 from __future__ import annotations
@@ -41,13 +45,14 @@ from steplint.runtime_shim.framework import COUNTER, Framework
 class LegacyReplay:
     """Restored positional entries not yet claimed, and MAF-alone counters, for one run."""
 
-    __slots__ = ("unclaimed", "maf_counters", "nested")
+    __slots__ = ("unclaimed", "maf_counters", "nested", "ended")
 
     def __init__(self, restored_keys: list[Any]) -> None:
         self.unclaimed = set(restored_keys)
         # Stand-in for the RunContext attributes MAF's own allocators count with.
         self.maf_counters = SimpleNamespace(_step_call_counters={}, _step_identity_counters={})
         self.nested = False  # whether the run has made a nested call
+        self.ended = False  # whether its checkpoints carry the record (and leave out what is unclaimed)
 
     def settle(self, key: Any, maf_key: Any) -> bool:
         """A top-level call got *key*; MAF alone would have given it *maf_key*. Whether its restored entry

@@ -24,8 +24,9 @@ named ``deploy@3f2a9c1b4d5e6f70``):
 A run is judged at its first step call, whatever restored its cache. It
 writes the record once it has nested (a run without nesting keeps MAF's
 checkpoints byte for byte) or when it was restored from a checkpoint that had
-one; a legacy replay writes it once it has nested and dropped the restored
-entries no top-level call claimed.
+one; a legacy replay writes it once it has nested, and its checkpoints leave
+out the restored entries no top-level call has claimed (the run itself keeps
+them for its calls to claim).
 """
 
 from __future__ import annotations
@@ -159,9 +160,22 @@ class RunState:
         return self.digest
 
     def refresh(self, run_context: Any) -> None:
-        """Write the record into the live dictionary, up to date (MAF is about to copy it)."""
+        """Write the record into the live dictionary, up to date (MAF is about to copy it): a digest of the keys
+        a checkpoint holds, so the entries a legacy replay withholds are left out of it."""
         if self.marked:
-            run_context._step_cache_auto_request_info_counts[self.marker] = self.current_digest()
+            digest = self.current_digest()
+            for key in self.withheld_keys(run_context):
+                digest ^= key_digest(key)  # type: ignore[operator]
+            run_context._step_cache_auto_request_info_counts[self.marker] = digest
+
+    def withheld_keys(self, run_context: Any) -> list[Any]:
+        """Restored entries of an ended legacy replay that no top-level call has claimed yet: they stay in the
+        run's cache for a call of this run to claim, and out of its checkpoints (they may be nested calls')."""
+        legacy = self.legacy
+        if legacy is None or not legacy.ended:
+            return []
+        cache = run_context._step_cache
+        return [key for key in legacy.unclaimed if key in cache]
 
     def drop(self, run_context: Any, key: Any) -> None:
         if key in run_context._step_cache:
@@ -178,12 +192,13 @@ class RunState:
             self.mark(run_context)
 
     def end_legacy_replay(self, run_context: Any) -> None:
-        """Before a checkpoint is written by a legacy replay that has nested: drop what no top-level call claimed."""
-        if self.legacy is None or not self.legacy.nested:
+        """Before a checkpoint is written by a legacy replay that has nested: from now on its checkpoints carry the
+        record and leave out what no top-level call has claimed (``withheld_keys``). The run itself goes on
+        settling those entries as before: a gathered call that asks for its entry after the first nested call
+        still gets it, where MAF alone would give it."""
+        if self.legacy is None or not self.legacy.nested or self.legacy.ended:
             return
-        for key in self.legacy.unclaimed:
-            self.drop(run_context, key)
-        self.legacy = None
+        self.legacy.ended = True
         self.mark(run_context)
 
 
@@ -254,10 +269,19 @@ def exporting_step_cache(original: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(original)
     def _export_step_cache(self: Any) -> Any:
         state = run_state_of(self)
-        if state is not None:
-            state.end_legacy_replay(self)
-            state.refresh(self)  # the counts are exported next, record included
-        return original(self)
+        if state is None:
+            return original(self)
+        state.end_legacy_replay(self)
+        state.refresh(self)  # the counts are exported next, record included
+        withheld = state.withheld_keys(self)
+        if not withheld:
+            return original(self)
+        cache = self._step_cache
+        kept = {key: cache.pop(key) for key in withheld}
+        try:
+            return original(self)
+        finally:
+            cache.update(kept)
 
     return _export_step_cache
 

@@ -203,3 +203,76 @@ def test_a_gathered_top_level_call_does_not_take_the_entry_of_a_nested_call_stil
         resumed_run = gathered_shared.build(checkpoint_storage=storage).run(checkpoint_id=old.checkpoint_id)
         outputs[mode] = run(resumed_run).get_outputs()
     assert outputs == {None: [["outer(nested:a)", "top:a"]], "scoped": [["outer(nested:a)", "top:a"]]}
+
+
+late_runs: list[str] = []
+crash_before_nesting: list[bool] = []
+
+
+@maf.step
+async def inner_note(job: Any) -> str:
+    return f"inner:{label_of(job)}"
+
+
+@maf.step
+async def nesting_note(job: Any) -> str:
+    if crash_before_nesting:
+        await asyncio.sleep(0.2)  # the gathered late call completes first
+        crash_before_nesting.clear()
+        raise Crash("crash before the nested call")
+    return f"nesting({await inner_note(job)})"
+
+
+@maf.step
+async def late_note(job: Any) -> str:
+    late_runs.append(label_of(job))
+    return f"late:{label_of(job)}"
+
+
+async def after_a_while(job: Any) -> str:
+    await asyncio.sleep(0.1)  # asks for its entry once the nesting call's nested call completed (a checkpoint)
+    return await late_note(job)
+
+
+@maf.workflow(name="late-claim")
+async def late_claim(kind: str) -> list[str]:
+    return list(await asyncio.gather(nesting_note(make_arg(kind, "a")), after_a_while(make_arg(kind, "b"))))
+
+
+@pytest.mark.parametrize("kind", ARG_KINDS)
+@pytest.mark.parametrize("made_under", [None, "scoped-off"])
+def test_a_gathered_call_that_asks_after_the_first_nested_call_keeps_its_entry(kind: str, made_under: str | None) -> None:
+    """A checkpoint without the shim's record (MAF alone's, or scoped mode's without verification before the run
+    nested) holds a gathered call's result; on resume the other call nests, and a checkpoint is written, before
+    that call asks for its entry. It gets it, as from MAF alone (replay fuzzer seed 41144: the checkpoint the
+    nested call's completion wrote dropped it, and the body ran again)."""
+    if kind == "model" and HAS_FINGERPRINTS:
+        pytest.skip("MAF 1.20+ refuses gathered steps without a replay identity")
+    late_runs.clear()
+    runtime_shim.uninstall()
+    if made_under is not None:
+        runtime_shim.install(mode="scoped", on_replay_mismatch="off")
+    storage = maf.InMemoryCheckpointStorage()
+    crash_before_nesting.append(True)
+    with pytest.raises(Crash):
+        run(late_claim.build(checkpoint_storage=storage).run(kind))
+    old = run(latest(storage, "late-claim"))
+    assert old is not None and late_runs == ["b"]
+    outputs, reruns = {}, {}
+    for mode in (None, "scoped"):
+        runtime_shim.uninstall()
+        if mode is not None:
+            runtime_shim.install(mode=mode, on_replay_mismatch="off")
+        late_runs.clear()
+        resumed_run = late_claim.build(checkpoint_storage=storage).run(checkpoint_id=old.checkpoint_id)
+        outputs[mode], reruns[mode] = run(resumed_run).get_outputs(), list(late_runs)
+    runtime_shim.uninstall()
+    assert outputs == {None: [["nesting(inner:a)", "late:b"]], "scoped": [["nesting(inner:a)", "late:b"]]}
+    assert reruns == {None: [], "scoped": []}
+    # the resumed run's own checkpoints carry the record and its claimed entry: a second resume takes them whole
+    newest = run(latest(storage, "late-claim"))
+    runtime_shim.install(mode="scoped", on_replay_mismatch="off")
+    late_runs.clear()
+    again = run(late_claim.build(checkpoint_storage=storage).run(checkpoint_id=newest.checkpoint_id)).get_outputs()
+    runtime_shim.uninstall()
+    assert again == [["nesting(inner:a)", "late:b"]] and late_runs == []
