@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import DictMerge, Frame, SessionApi, container_key, made_at, truth
+from steplint.analysis.interpret_shared import DictMerge, Frame, SessionApi, container_key, made_at, path_joined, truth
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -199,6 +199,8 @@ class Expressions:
             return self._dict_union(parts, operands, frame)
         if containers and (is_union or node.op == "+"):  # type: ignore[union-attr]
             return containers  # a concatenation: its items are the operands' items
+        if not is_union and node.op == "/":  # type: ignore[union-attr]
+            return path_joined(found) or ONLY_UNKNOWN
         return ONLY_UNKNOWN
 
     def _dict_union(self, parts: tuple, operands: list[Values], frame: Frame) -> Values:

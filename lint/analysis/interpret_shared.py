@@ -141,6 +141,16 @@ def container_key(value: ConstValue | InstanceValue) -> object:
     return value.value
 
 
+def path_joined(values: Values) -> Values:
+    """``path / part`` and ``part / path`` where a side is a ``pathlib`` path (``__truediv__``/``__rtruediv__``):
+    a path of that class (``pathlib.Path()``), whose reads and writes are then known. Nothing for other operands."""
+    found = set()
+    for value in values:
+        if isinstance(value, ExternalValue) and value.name.startswith("pathlib.") and "()" in value.name:
+            found.add(ExternalValue(f"pathlib.{value.name.split('.')[1].split('(')[0]}()"))
+    return frozenset(found)
+
+
 def key_values(key: object) -> Values:
     """The value a container's key is (``container_key`` backwards)."""
     return frozenset({key}) if type(key) is InstanceValue else const(key)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from steplint.analysis import builtin_models
-from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, truth
+from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, path_joined, truth
 from steplint.core.framework_versions import ALWAYS_EXPORTED
 from steplint.analysis.values import (
     ANY,
@@ -399,6 +399,8 @@ class Statements:
                 result.add(value)
             elif isinstance(value, ContainerValue) and value.kind == "dict":
                 result.add(value)
+            elif node.op == "/" and path_joined(frozenset({value})):  # ``folder /= "logs"``
+                result.update(path_joined(frozenset({value})))
             else:
                 result.add(UNKNOWN)
         self.assign(node.target, frozenset(result) or ONLY_UNKNOWN, frame)

@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 from steplint.analysis import builtin_models
 from steplint.analysis.attribute_lookup import unbound_module_name, unset_module_attribute
 from steplint.analysis.index import ProjectIndex
-from steplint.analysis.interpret_shared import maf_factory
+from steplint.analysis.interpret_shared import maf_factory, path_joined
 from steplint.analysis.interpreter import Engine, import_names
 from steplint.analysis.values import EMPTY, ONLY_UNKNOWN, UNKNOWN, ClassValue, ExternalValue, ModuleValue, Values
 from steplint.core.summary import (
@@ -129,7 +129,7 @@ class SettledNames:
     outside callables, a literal, a display, a lambda, a read of a name or attribute settled at that point, a
     call of a class or of an outside callable that is neither MAF's nor answered by the standard-library models
     (a method of an outside value only when every argument is a literal, a module or an outside name), or an
-    operator applied to such values (``Path(__file__).resolve().parent / "storage"``).
+    operator applied to such values (``Path(__file__).resolve().parent / "storage"``: a path).
     What it holds is then what ``Engine.module_env`` gives: the same modules and outside names, and ``UNKNOWN``
     for every other value (a function, a class, an instance, a literal), which is all the readers (``MafNames``)
     tell apart. Anything else, a module that imports itself included, is left to the engine. A module whose
@@ -305,9 +305,11 @@ class SettledNames:
             return self._attribute(values, expr.attr) if known and values else _UNSETTLED
         if isinstance(expr, BinOpForm):
             # ``Expressions._operation``: a concatenation's containers or unknown, which the readers tell apart
-            # from nothing; what the operands evaluate to matters only for their side effects
-            if self._value(module, expr.left, order)[0] and self._value(module, expr.right, order)[0]:
-                return True, ONLY_UNKNOWN
+            # from nothing, or a path joined with ``/``; otherwise the operands matter only for their side effects
+            (left_known, left), (right_known, right) = self._value(module, expr.left, order), self._value(module, expr.right, order)
+            if left_known and right_known:
+                joined = path_joined(frozenset(left or ()) | frozenset(right or ())) if expr.op == "/" else EMPTY
+                return True, joined or ONLY_UNKNOWN
         return _UNSETTLED
 
     def _outside_only(self, module: ModuleSummary, call: CallExpr, order: int) -> bool:

@@ -42,7 +42,7 @@ from steplint.core.summary import (
     YieldForm,
 )
 
-OPERATORS = {ast.Add: "+", ast.BitOr: "|", ast.Mult: "*"}
+OPERATORS = {ast.Add: "+", ast.BitOr: "|", ast.Mult: "*", ast.Div: "/"}
 
 _COMPREHENSION_KINDS = {ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator", ast.DictComp: "dict"}
 _DISPLAY_KINDS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}
