@@ -28,10 +28,13 @@ _RESTORES = "checkpoint_id"
 
 
 def _workflows(analysis: Analysis, values) -> list[Decorated]:  # noqa: ANN001 - Values
-    """The workflow definitions ``values`` surely are (any other value, an unknown included: none)."""
+    """The workflow definitions ``values`` surely are (any other value, an unknown included: none). A workflow made
+    by ``FunctionalWorkflow(fn, ...)`` is the runnable one, never a definition."""
     if not values or not all(isinstance(v, StepValue) and v.kind == "workflow" for v in values):
         return []
     found = {item.key: item for item in (analysis.step_for(v) for v in values) if item is not None}
+    if any(item.built for item in found.values()) or any(v.options is not None and v.options.built for v in values):
+        return []
     return sorted(found.values(), key=lambda item: item.display)
 
 
@@ -52,7 +55,9 @@ class WorkflowRunMisuse(Rule):
     The definition is found through the value flow: a module-level name,
     an imported name (at module level, or by an import inside the calling
     function) or an attribute of an imported module that holds what
-    `workflow` made, through a compatibility module too (`try: from
+    `workflow` (or `FunctionalWorkflowDefinition(fn, ...)`) made; what
+    `FunctionalWorkflow(fn, ...)` makes is the runnable workflow, whose
+    `run()` is right. Through a compatibility module too (`try: from
     agent_framework import step, workflow` / `except ImportError:`
     stand-ins: every targeted release exports both names, so the stand-ins
     never replace them). A name the calling function binds otherwise (a
@@ -252,8 +257,9 @@ def _local_definitions(analysis: Analysis, module: ModuleSummary, scope: Functio
             defined = {item.body.qualname: item for item in analysis.workflows_in(module)
                        if item.decorated and item.body is not None}
             found = [defined.get(binding.target) for binding in bindings]
-            return sorted({item.key: item for item in found if item is not None}.values(),
-                          key=lambda item: item.display) if all(found) else []
+            if not all(found) or any(item.built for item in found):  # type: ignore[union-attr]
+                return []
+            return sorted({item.key: item for item in found}.values(), key=lambda item: item.display)  # type: ignore[union-attr]
         scope = analysis.index.function(module, scope.parent)
     return []
 

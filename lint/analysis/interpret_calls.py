@@ -9,6 +9,7 @@ manager call the protocol methods an instance defines, so they live here too.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from steplint.analysis import builtin_models
@@ -237,8 +238,10 @@ class Calls:
             self._note_handed(callee, args, kwargs, span, frame)
         maf = maf_factory(callee)
         if maf is not None:
-            kind, _ = maf
+            kind, built = maf
             options = self._step_options(kwargs)
+            if built:
+                options = replace(options, built=True)
             functions = [v for v in _positional(args, 0) if isinstance(v, FunctionValue)]
             if functions:
                 site = (frame.unit.module.path, span.line, span.col) if span is not None else ("<step>",)

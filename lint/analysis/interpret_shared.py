@@ -196,17 +196,23 @@ class DictMerge:
 
 
 _MAF = "agent_framework"
-_FACTORIES = {"step": "step", "StepWrapper": "step", "workflow": "workflow"}
+#: MAF's callables that make a step or a workflow of a function: ``workflow`` and the classes it builds on
+#: (``FunctionalWorkflowDefinition(fn, name=...)`` is ``workflow(name=...)(fn)``; ``FunctionalWorkflow(fn, ...)``
+#: is the runnable workflow that a definition's ``build()`` makes, and what ``workflow`` made up to 1.13).
+_FACTORIES = {"step": "step", "StepWrapper": "step", "workflow": "workflow", "FunctionalWorkflowDefinition": "workflow",
+              "FunctionalWorkflow": "workflow"}
+BUILT_WORKFLOW = "FunctionalWorkflow"
 
 
 def maf_factory(value: Value) -> tuple[str, bool] | None:
-    """("step", ...) for MAF's ``step`` or ``StepWrapper`` (any path into the package), ("workflow", ...) likewise."""
+    """("step", False) for MAF's ``step`` or ``StepWrapper`` (any path into the package), ("workflow", built)
+    likewise, ``built`` for ``FunctionalWorkflow`` (a runnable workflow, not a definition)."""
     if not isinstance(value, ExternalValue) or "()" in value.name:
         return None
     parts = value.name.split(".")
     if len(parts) < 2 or parts[0] != _MAF or parts[-1] not in _FACTORIES:
         return None
-    return _FACTORIES[parts[-1]], False
+    return _FACTORIES[parts[-1]], parts[-1] == BUILT_WORKFLOW
 
 
 class EngineApi(Protocol):

@@ -265,7 +265,7 @@ class Statements:
             kind = maf[0] if maf is not None else decorator.kind if isinstance(decorator, StepFactoryValue) else None
             if kind is not None:
                 # A bare ``@step`` passes nothing: a wrapper that passes nothing either makes the same step.
-                options = decorator.options if isinstance(decorator, StepFactoryValue) else StepOptions()
+                options = decorator.options if isinstance(decorator, StepFactoryValue) else StepOptions(built=maf[1])
                 for value in target:
                     made.add(StepValue(kind, site, value if isinstance(value, FunctionValue) else None, options))
                 continue

@@ -101,4 +101,5 @@ def joined_options(made: list[StepValue]) -> StepOptions:
         replay_key=any(value.options is not None and value.options.replay_key for value in made),
         replay_key_given=bool(made) and all(value.options is not None and value.options.replay_key_given
                                             for value in made),
+        built=bool(made) and all(value.options is not None and value.options.built for value in made),
     )

@@ -17,6 +17,7 @@ from steplint.analysis.durability import DurabilityJudge, State, value_state
 from steplint.analysis.fingerprint import BAD, FingerprintJudge, Verdict, fingerprinted_literal, parse_annotation
 from steplint.analysis.flow import ModuleFlow
 from steplint.analysis.index import ModuleFinder, ProjectIndex, Target
+from steplint.analysis.interpret_shared import BUILT_WORKFLOW
 from steplint.analysis.interpreter import Engine
 from steplint.analysis.made_steps import MadeSteps, joined_options
 from steplint.analysis.values import StepOptions, StepValue
@@ -37,7 +38,7 @@ from steplint.core.framework_versions import FINGERPRINT_VERSION, NEWEST, Versio
 
 STEP_FACTORIES = {"step", "StepWrapper"}
 _BINDERS = {"external:builtins.staticmethod": "static", "external:builtins.classmethod": "classmethod"}
-WORKFLOW_FACTORIES = {"workflow"}
+WORKFLOW_FACTORIES = {"workflow", "FunctionalWorkflowDefinition", BUILT_WORKFLOW}
 _MAF = "agent_framework"
 T = TypeVar("T")
 
@@ -68,6 +69,8 @@ class Decorated:
     site: tuple = ()  # (path, line, column) where the value-flow analysis makes it (``StepValue.site``)
     #: What a wrapper or factory of the project passed to MAF (``config_call`` is then None).
     options: StepOptions | None = None
+    #: Made by ``FunctionalWorkflow(fn, ...)``: a runnable workflow (``run()``), not a definition to ``build()``.
+    built: bool = False
 
     @property
     def replay_key_argument(self) -> Span | None:
@@ -226,7 +229,9 @@ class Analysis:
                 kinds = [_kind(maf_name(target)) for target in candidates]
                 kind = next((k for k in kinds if k is not None), None)
                 if kind is not None:
-                    self._add_decorated(module, function, kind, decorator if isinstance(decorator, CallExpr) else None)
+                    built = any(maf_name(target) == BUILT_WORKFLOW for target in candidates)
+                    self._add_decorated(module, function, kind, decorator if isinstance(decorator, CallExpr) else None,
+                                        built=built)
                     break
                 if all(target.kind == "external" for target in candidates) and candidates:
                     continue  # an outside decorator: it is not MAF's, and nothing of the project runs in it
@@ -234,11 +239,12 @@ class Analysis:
                 if made:
                     # Made through the project's own code (a loader, a wrapper, a factory): as the value flow ran it.
                     kind = min(value.kind for value in made)
-                    self._add_decorated(module, function, kind, None, joined_options(made))
+                    options = joined_options(made)
+                    self._add_decorated(module, function, kind, None, options, built=options.built)
                     break
 
     def _add_decorated(self, module: ModuleSummary, function: FunctionSummary, kind: str,
-                       config: CallExpr | None, options: StepOptions | None = None) -> None:
+                       config: CallExpr | None, options: StepOptions | None = None, built: bool = False) -> None:
         self._add(
             Decorated(
                 kind=kind,
@@ -252,6 +258,7 @@ class Analysis:
                 made_in=function.parent,
                 site=(module.path, function.span.line, function.span.col),
                 options=options,
+                built=built,
             ),
             module,
         )
@@ -271,6 +278,7 @@ class Analysis:
         factory = self.index.resolve(module, scope, value.func)
         config: CallExpr | None = value
         kind = _kind(maf_name(factory))
+        built = maf_name(factory) == BUILT_WORKFLOW
         if kind is None and isinstance(value.func, CallExpr):
             # ``step(name="x")(fn)``: the inner call configures, the outer one wraps.
             kind = _kind(maf_name(self.index.resolve(module, scope, value.func.func)))
@@ -284,6 +292,7 @@ class Analysis:
             # A wrapper of the project applied to a function (``tick = compat.step(_tick)``): as the value flow ran it.
             made = self._made.assigned(module, scope, name, (module.path, value.span.line, value.span.col))
             kind, config, options = (min(v.kind for v in made), None, joined_options(made)) if made else (None, None, None)
+            built = options is not None and options.built
         if kind is None:
             return
         body = body_target.function if body_target is not None and body_target.kind == "function" else None
@@ -302,6 +311,7 @@ class Analysis:
                 made_in=scope.qualname if scope is not None else None,
                 site=(module.path, value.span.line, value.span.col),
                 options=options,
+                built=built,
             ),
             module,
         )

@@ -111,6 +111,8 @@ class StepOptions:
     replay_key: bool = False  # ``replay_key=`` may be given something other than None (``**options`` may pass it)
     #: ``replay_key=`` is surely passed, whatever its value (the keyword itself is what 1.19's ``step`` rejects).
     replay_key_given: bool = False
+    #: Made by ``FunctionalWorkflow(fn, ...)``: the runnable workflow itself (``run()``), not a definition.
+    built: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ STP031_STORAGE = FIXTURES / "stp031_io" / "storage.py"
 STP033 = FIXTURES / "stp033_io_before_request_info.py"
 STP044 = FIXTURES / "stp044_workflow_without_input.py"
 STP051 = FIXTURES / "stp051_step_mutates_argument.py"
-STP031_WORKFLOWS = ("pipeline", "hosts")
+STP031_WORKFLOWS = ("pipeline", "hosts", "constructed")
 STP051_WORKFLOWS = ("shapes", "quiet")
 IO_LOG_ENV = "STEPLINT_FIXTURE_IO_LOG"
 
