@@ -248,9 +248,16 @@ def test_verbose_says_what_the_cache_spared(project):
     past = time.time() - 10  # older than the cache's racy window, so the run can be replayed
     os.utime(project / "nested.py", (past, past))
     first = run(["-v", "nested.py"], cwd=project)
-    assert "1 file(s) read, 1 summarized, 1 reported, 1 analyzed" in first.output
+    assert "1 file(s) read, 1 summarized, 1 reported, 1 analyzed\n" in first.output  # nothing kept: not said
     again = run(["-v", "nested.py"], cwd=project)
     assert "its findings were replayed from the cache" in again.output
+    (project / "other.py").write_text("x = 1\n")
+    os.utime(project / "other.py", (past, past))
+    run(["-v", "nested.py", "other.py"], cwd=project)
+    with open(project / "other.py", "a") as other:
+        other.write("# edited\n")
+    both = run(["-v", "nested.py", "other.py"], cwd=project)
+    assert "2 reported, 1 analyzed (1 file(s)' findings were kept from the cache)" in both.output
 
 
 def test_target_version_flag_validates(project):

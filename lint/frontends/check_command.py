@@ -418,9 +418,10 @@ def _explain(settings, result, diagnostics: list) -> None:  # noqa: ANN001 - Set
 def _work_done(stats) -> str:  # noqa: ANN001 - a steplint.run.results.RunStats
     if stats.replayed:
         return "nothing changed since the last run: its findings were replayed from the cache"
+    kept = stats.checked - stats.analyzed
     return (
         f"{stats.read} file(s) read, {stats.summarized} summarized, {stats.checked} reported, "
-        f"{stats.analyzed} analyzed (the others' findings were kept from the cache)"
+        f"{stats.analyzed} analyzed" + (f" ({kept} file(s)' findings were kept from the cache)" if kept > 0 else "")
     )
 
 
