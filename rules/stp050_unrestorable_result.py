@@ -200,13 +200,26 @@ INSTANCE = rows.build(checkpoint_storage=InMemoryCheckpointStorage())
                     return  # allowed types given as something the linter cannot read: assume they cover it
             if blocked.rsplit(".", 1)[-1] in registered:
                 continue
+            allowed = judge.allowed_names.get(blocked) or _made_name(analysis, step, blocked)
             yield analysis.diagnostic(step.module, step.anchor, UnrestorableResult,
-                                      _message(step.display, blocked, analysis.target_version))
+                                      _message(step.display, blocked, analysis.target_version, allowed))
 
 
-def _message(step: str, blocked: str, target: Version) -> str:
+def _made_name(analysis: Analysis, step: Decorated, blocked: str) -> str | None:
+    """``"module:qualname"`` of the class a body without annotation was seen to return (``_blocked``)."""
+    root = analysis.flow(step.module).roots.get((step.module.path, step.body.qualname)) if step.body else None
+    for value in root.returns if root else ():
+        if isinstance(value, InstanceValue) and display_qualname(value.cls.qualname) == blocked:
+            module = analysis.engine.modules_by_path.get(value.cls.path)
+            if module is not None:
+                return f"{module.module}:{value.cls.qualname}"
+    return None
+
+
+def _message(step: str, blocked: str, target: Version, allowed: str | None = None) -> str:
     """What the target release does with the checkpoint, and the fix it offers."""
     name = blocked.rsplit(".", 1)[-1]
+    listed = f'"{allowed}"' if allowed else f'"<module>:{name}"'
     shown = short_version(target)
     if target >= LOUD_CHECKPOINT_FAILURE:
         story = ("the run raises WorkflowCheckpointException at the first checkpoint after the step, once its "
@@ -216,9 +229,9 @@ def _message(step: str, blocked: str, target: Version) -> str:
                  "falls back to an older checkpoint or starts over and runs the steps again")
     if target >= REGISTER_CHECKPOINT_TYPE:
         fix = (f"register the class with agent_framework.register_checkpoint_type({name}) or pass "
-               "allowed_checkpoint_types=[...] to the storage")
+               f"allowed_checkpoint_types=[{listed}] to the storage")
     else:
-        fix = f'pass allowed_checkpoint_types=["<module>:{name}"] to the storage'
+        fix = f"pass allowed_checkpoint_types=[{listed}] to the storage"
     return (f"the result of step '{step}' is or holds a {blocked}, which a workflow that reaches the step "
             "checkpoints to a FileCheckpointStorage "
             f"that cannot restore it: on agent-framework-core {shown} {story}; {fix}")

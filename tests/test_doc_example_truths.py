@@ -6,10 +6,12 @@ say the same, and the linter must report it where the runtime test shows MAF fai
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+from cli_samples import steplint
 
 from steplint.api import lint_source
 from steplint.config.settings import Settings
@@ -161,3 +163,16 @@ def build_workflow():
     assert [d.line for d in found] == [4, 10]
     assert "raises TypeError at import" in found[0].message
     assert "raises TypeError when 'build_workflow' runs" in found[1].message
+
+
+#: The entry STP050 names for fixtures/stp050_storage_chain's Receipt; tests/runtime/test_rule_verdicts.py checks
+#: that MAF keys the class so and restores it with it.
+STORAGE_CHAIN_RECEIPT = "app.jobs:Receipt"
+
+
+def test_stp050_names_the_class_as_the_storage_must_allow_it():
+    """The fix names the class of the analyzed code as MAF keys it (``module:qualname``), not ``<module>:Receipt``."""
+    done = steplint("--isolated", "--no-cache", "--select", "STP050", "--format", "json", ".",
+                    cwd=Path(__file__).parents[1] / "fixtures" / "stp050_storage_chain")
+    named = {re.search(r'allowed_checkpoint_types=\["([^"]+)"\]', d["message"])[1] for d in json.loads(done.stdout)}
+    assert named == {STORAGE_CHAIN_RECEIPT, "app.shop.orders:Order"}

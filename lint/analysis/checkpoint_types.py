@@ -39,6 +39,12 @@ _MAX_DEPTH = 16
 class CheckpointTypeJudge(CheckpointJudge):
     """Which class of an annotation a restricted checkpoint load blocks (None: none known to be blocked)."""
 
+    def __init__(self, analysis):  # noqa: ANN001 - an Analysis
+        super().__init__(analysis)
+        #: A blocked class of the analyzed code, by the name ``blocked`` gives -> how the storage's
+        #: ``allowed_checkpoint_types`` names it (``"module:qualname"``, MAF's key for a class).
+        self.allowed_names: dict[str, str] = {}
+
     def blocked(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None, depth: int = 0) -> str | None:
         if expr is None or depth > _MAX_DEPTH:
             return None
@@ -80,6 +86,9 @@ class CheckpointTypeJudge(CheckpointJudge):
                 return None  # a dict at run time
             if self.plain_class(target) is not None:
                 return None  # stored as a plain dict or list
+            if target.module is not None:  # two classes of one name: neither is named
+                named = f"{target.module.module}:{target.cls.qualname}"
+                self.allowed_names[target.cls.name] = named if self.allowed_names.get(target.cls.name, named) == named else ""
             return target.cls.name
         if target.kind != "external" or "()" in target.name:
             return None

@@ -642,3 +642,24 @@ def test_a_concurrent_call_is_refused_for_a_value_its_annotation_does_not_forese
             assert isinstance(error, ValueError) and "concurrent" in str(error), flow
         else:
             assert error is None, flow
+
+
+STORAGE_CHAIN = Path(__file__).parents[2] / "fixtures" / "stp050_storage_chain"
+
+
+@pytest.mark.skipif(MAF_VERSION_TUPLE < (1, 19, 0), reason="before 1.19 the checkpoint is skipped, not raised")
+def test_the_allowed_entry_stp050_names_restores_the_class(tmp_path, monkeypatch):
+    """STP050 names fixtures/stp050_storage_chain's Receipt ``app.jobs:Receipt`` (tests/test_doc_example_truths.py):
+    imported as that fixture's package, the class is keyed so, and a storage allowing it checkpoints and lists."""
+    monkeypatch.syspath_prepend(str(STORAGE_CHAIN))
+    for name in [name for name in sys.modules if name == "app" or name.startswith("app.")]:
+        monkeypatch.delitem(sys.modules, name)
+    from app import flows, jobs
+
+    assert f"{jobs.Receipt.__module__}:{jobs.Receipt.__qualname__}" == "app.jobs:Receipt"
+    blocked = maf.FileCheckpointStorage(str(tmp_path / "blocked"))
+    with pytest.raises(maf.WorkflowCheckpointException, match="deserialization blocked"):
+        run(built(flows.billing, blocked).run(3))
+    allowed = maf.FileCheckpointStorage(str(tmp_path / "allowed"), allowed_checkpoint_types=["app.jobs:Receipt"])
+    assert run(built(flows.billing, allowed).run(3)).get_outputs() == [3]
+    assert run(allowed.list_checkpoints(workflow_name="billing"))
