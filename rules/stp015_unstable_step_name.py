@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_DEFINITION_OR_GRAPH
+from steplint.analysis.hash_order import is_builtin, string_set
 from steplint.analysis.module_names import MafNames, MafReach
 from steplint.analysis.nondeterminism_sinks import SinkSearch
 from steplint.analysis.flow import site_key
@@ -12,10 +13,6 @@ from steplint.core.diagnostics import Diagnostic
 from steplint.core.framework_versions import FINGERPRINT_VERSION, format_version
 from steplint.core.summary import (
     CallExpr,
-    Comprehension,
-    Const,
-    Display,
-    Expr,
     FunctionSummary,
     ModuleSummary,
     Ref,
@@ -273,43 +270,14 @@ def _sources(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary |
 def _varies(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None, call: CallExpr) -> str | None:
     if not isinstance(call.func, Ref):
         return None
-    if call.func.dotted in _POSITIONAL and _builtin(analysis, module, scope, call.func.dotted):
-        if any(_string_set(analysis, module, scope, arg, 3) for arg in call.args):
+    if call.func.dotted in _POSITIONAL and is_builtin(analysis.index, module, scope, call.func.dotted):
+        if any(string_set(analysis.index, module, scope, arg) for arg in call.args):
             return _SET_ORDER
         return None
     values = analysis.service(MafNames).values(module, scope, call.func)
     names = sorted(v.name for v in values if isinstance(v, ExternalValue)
                    and (nondeterministic(v.name) or v.name in _PER_PROCESS))
     return f"{names[0]}()" if names else None
-
-
-def _builtin(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None, name: str) -> bool:
-    target = analysis.index.lookup(module, scope, name)
-    return target is None or (target.kind == "external" and target.name == f"builtins.{name}")
-
-
-def _string_set(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr,
-                depth: int) -> bool:
-    """Whether ``expr`` is surely a set of two or more strings (whose order follows the hash seed): a display,
-    ``set(...)``/``frozenset(...)`` of a display, or a name bound once to one. Anything else: not known."""
-    if isinstance(expr, Display) and expr.kind == "set":
-        return len(expr.items) > 1 and all(isinstance(i, Const) and isinstance(i.value, str) for i in expr.items)
-    if isinstance(expr, Comprehension):
-        return False
-    if isinstance(expr, CallExpr) and isinstance(expr.func, Ref) and expr.func.dotted in ("set", "frozenset") \
-            and len(expr.args) == 1 and _builtin(analysis, module, scope, expr.func.dotted):
-        items = expr.args[0]
-        return isinstance(items, Display) and items.kind in ("list", "tuple", "set") and len(items.items) > 1 and all(
-            isinstance(i, Const) and isinstance(i.value, str) for i in items.items)
-    if isinstance(expr, Ref) and "." not in expr.dotted and depth > 0:
-        bindings = (scope.bindings if scope is not None and expr.dotted in scope.bindings else
-                    module.bindings if scope is None or expr.dotted not in scope.bindings else {})
-        entries = bindings.get(expr.dotted, [])
-        if len(entries) == 1 and entries[0].kind == "assign" and not entries[0].conditional \
-                and entries[0].value is not None:
-            outer = scope if scope is not None and expr.dotted in scope.bindings else None
-            return _string_set(analysis, module, outer, entries[0].value, depth - 1)
-    return False
 
 
 # --- where they go: a step's name ----------------------------------------------------------------------------

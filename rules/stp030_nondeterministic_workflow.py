@@ -12,7 +12,10 @@ from steplint.core.framework_versions import FINGERPRINT_VERSION
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
 from steplint.rules.base import NONDETERMINISM, Rule
 from steplint.rules.known_limits import NEVER_RESUMES
-from steplint.core.summary import CallSite, ModuleSummary
+from steplint.analysis.hash_order import hash_ordered_loops
+from steplint.analysis.values import stable_key
+from steplint.core.framework_versions import short_version
+from steplint.core.summary import CallSite, ModuleSummary, Ref, iter_calls
 
 # Calls whose value differs from one run to the next, by full name.
 _NONDETERMINISTIC = frozenset({
@@ -80,6 +83,15 @@ class NondeterministicWorkflow(Rule):
     the summaries do not keep (a comparison, an f-string's format spec) is treated as a
     sink.
 
+    Also reported: a loop in the workflow body (a `for`, or a comprehension's
+    `for`) over a set of strings (a display of string literals,
+    `set([...])`/`frozenset([...])` of one, or a name bound once to one:
+    `for region in REGIONS`) whose element runs a step keyed by call order
+    (every step before 1.20; from 1.20 one MAF cannot fingerprint and that
+    has no `replay_key`). Reported at the loop. A set built from data is not
+    known to hold strings and is not reported; a step keyed by its
+    arguments is not either (each call finds its own entry in any order).
+
     ## Why is this bad?
     On resume (from a checkpoint, or after human-in-the-loop input) MAF runs
     the workflow body again from the top and returns cached step results.
@@ -93,7 +105,11 @@ class NondeterministicWorkflow(Rule):
     an argument of it is not reported. Never move a
     `time.monotonic()`/`perf_counter()` duration into a step: a monotonic
     reading replayed in another process has another origin; read a wall
-    clock in a step instead.
+    clock in a step instead. A set of strings iterates in an order that
+    follows the process's hash seed (`PYTHONHASHSEED`, random per process):
+    a resume in a new process calls the steps in another order, and a step
+    keyed by call order hands each call the cached result of the call that
+    had its place in the first process, silently. Iterate `sorted(...)`.
 
     ## Example
     ```python
@@ -196,6 +212,48 @@ async def pipeline(job: str) -> str:
                 sink = sinks.get(site_key(call.span)) or inside
                 if sink is not None:
                     yield _report(analysis, workflow, call, what, name, sink)
+        yield from _hash_ordered(analysis, module)
+
+
+def _hash_ordered(analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+    """Loops of a workflow body over a set of strings whose element runs a step keyed by call order."""
+    flow = analysis.flow(module)
+    keyed = _keyed_by_arguments(analysis)
+    for workflow in analysis.workflows_in(module):
+        if workflow.body is None:
+            continue
+        for loop in hash_ordered_loops(analysis.index, workflow.module, workflow.body):
+            step = _step_run_in(flow, workflow.module, loop.body)
+            if step is None or keyed(step):
+                continue
+            found = analysis.step_for(step)
+            shown = found.display if found is not None else "?"
+            yield analysis.diagnostic(
+                workflow.module, loop.span, NondeterministicWorkflow,
+                f"workflow '{workflow.display}' iterates a set of strings ({_shown(loop.iterated)}), whose order "
+                f"follows the process's hash seed, and runs step '{shown}' for each element: on "
+                f"agent-framework-core {short_version(analysis.target_version)} '{shown}' is keyed by call order, so "
+                "a resume in a new process calls it in another order and hands each call the cached result of the "
+                "call that had its place in the first process, silently; iterate sorted(...)")
+
+
+def _step_run_in(flow, module: ModuleSummary, parts: tuple) -> StepValue | None:  # noqa: ANN001 - a ModuleFlow
+    """The first step the calls in ``parts`` run, directly or through plain helpers of the analyzed code."""
+    for call in iter_calls(parts):
+        calls = flow.calls_at(module, call.span)
+        steps = sorted((v for v in calls if isinstance(v, StepValue) and v.kind == "step"), key=stable_key)
+        if steps:
+            return steps[0]
+        starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
+        found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step") \
+            if starts else None
+        if found is not None:
+            return found.callee  # type: ignore[return-value]
+    return None
+
+
+def _shown(expr: object) -> str:
+    return expr.dotted if isinstance(expr, Ref) else "a set display"
 
 
 def _sources(flow, workflow, step_name, keyed) -> Iterator[tuple[CallSite, str, str, Sink | None]]:  # noqa: ANN001

@@ -176,3 +176,14 @@ def test_stp050_names_the_class_as_the_storage_must_allow_it():
                     cwd=Path(__file__).parents[1] / "fixtures" / "stp050_storage_chain")
     named = {re.search(r'allowed_checkpoint_types=\["([^"]+)"\]', d["message"])[1] for d in json.loads(done.stdout)}
     assert named == {STORAGE_CHAIN_RECEIPT, "app.shop.orders:Order"}
+
+
+def test_a_set_ordered_loop_is_reported_only_for_steps_keyed_by_call_order():
+    """fixtures/stp030_hash_order.py (target 1.19: every step keyed by call order) on 1.26: a ``str`` is
+    fingerprinted, so only the pydantic-model loops stay (tests/runtime/test_hash_ordered_loop.py traces both)."""
+    from expectations import reported_for, settings_for
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "stp030_hash_order.py"
+    lines = {line for _, line, code in reported_for(fixture, settings_for(fixture, target_version=(1, 26, 0)))
+             if code == "STP030"}
+    assert lines == {43, 50}
