@@ -44,7 +44,7 @@ from steplint.runtime_shim.replay_check import (
     ReplayPolicy,
     verification_hooks,
 )
-from steplint.runtime_shim.run_state import run_starter, run_state_hooks, starting_run
+from steplint.runtime_shim.run_state import ending_body, run_starter, run_state_hooks, starting_run
 from steplint.runtime_shim.resumability import noting_start
 from steplint.runtime_shim.run_tracking import RunTracker, releasing_guard, taking_guard
 from steplint.runtime_shim.step_calls import shimmed_step_call
@@ -140,6 +140,7 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
         replacements = {**scoped_allocators(framework), **run_state_hooks(framework)}
         for name, replacement in replacements.items():
             patches.replace(run_context, name, replacement)
+        patches.replace(workflow, "_execute", ending_body(framework.original(workflow, "_execute")))
     if framework.scheme != COUNTER and options.on_unfingerprintable != "allow":
         original = framework.original(step_wrapper, "_get_replay_identity")
         patches.replace(

@@ -191,6 +191,13 @@ class RunState:
         elif not self.marked:
             self.mark(run_context)
 
+    def release_withheld(self, run_context: Any) -> None:
+        """The body returned, raised or paused: what it withheld no call of it can claim any more, and MAF may now
+        copy the live cache whole (a response-only replay on 1.18/1.19 copies it without an export)."""
+        for key in self.withheld_keys(run_context):
+            self.drop(run_context, key)
+        self.refresh(run_context)
+
     def end_legacy_replay(self, run_context: Any) -> None:
         """Before a checkpoint is written by a legacy replay that has nested: from now on its checkpoints carry the
         record and leave out what no top-level call has claimed (``withheld_keys``). The run itself goes on
@@ -284,6 +291,23 @@ def exporting_step_cache(original: Callable[..., Any]) -> Callable[..., Any]:
             cache.update(kept)
 
     return _export_step_cache
+
+
+def ending_body(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``FunctionalWorkflow._execute`` (the workflow body): once it returns, raises or pauses, the entries a
+    legacy replay withheld from its checkpoints go (``RunState.release_withheld``), so the cache MAF keeps for a
+    response-only replay matches its record."""
+
+    @functools.wraps(original)
+    async def _execute(self: Any, ctx: Any, message: Any) -> Any:
+        try:
+            return await original(self, ctx, message)
+        finally:
+            state = run_state_of(ctx)
+            if state is not None:
+                state.release_withheld(ctx)
+
+    return _execute
 
 
 def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:

@@ -276,3 +276,68 @@ def test_a_gathered_call_that_asks_after_the_first_nested_call_keeps_its_entry(k
     again = run(late_claim.build(checkpoint_storage=storage).run(checkpoint_id=newest.checkpoint_id)).get_outputs()
     runtime_shim.uninstall()
     assert again == [["nesting(inner:a)", "late:b"]] and late_runs == []
+
+
+pause_runs: list[str] = []
+crash_first_pause_run: list[bool] = []
+
+
+@maf.step
+async def pause_tick(label: str) -> str:
+    pause_runs.append(f"tick:{label}")
+    return f"tick:{label}"
+
+
+@maf.step
+async def pause_claim(label: str) -> str:
+    pause_runs.append(f"claim:{label}")
+    return f"claim:{label}"
+
+
+@maf.step
+async def pause_asker(label: str, ctx: maf.RunContext) -> str:
+    nested = await pause_tick("n")
+    await asyncio.sleep(0.1)
+    answer = await ctx.request_info({"q": label}, response_type=str)
+    return f"{nested}/{label}={answer}"
+
+
+async def tick_later() -> str:
+    await asyncio.sleep(0.05)
+    return await pause_tick("top")
+
+
+@maf.workflow(name="withheld-pause")
+async def withheld_pause(kind: str) -> list[str]:
+    if crash_first_pause_run:
+        crash_first_pause_run.clear()
+        await pause_claim("c")
+        raise Crash("first run")
+    got = list(await asyncio.gather(pause_asker("q"), tick_later()))
+    got.append(await pause_claim("c"))
+    return got
+
+
+def test_a_pause_after_a_legacy_replay_withheld_an_entry_keeps_the_runs_own_results():
+    """A legacy replay that nested wrote a checkpoint (so it withholds the entry nothing claimed yet), completed a
+    gathered call, then paused: the response-only replay (no checkpoint; 1.18/1.19 copy the live cache) takes
+    the run's own results and runs only what is left (it ran the completed call again when the cache MAF kept
+    still held the withheld entry and so no longer matched the run's record)."""
+    runtime_shim.uninstall()
+    storage = maf.InMemoryCheckpointStorage()
+    crash_first_pause_run.append(True)
+    with pytest.raises(Crash):
+        run(withheld_pause.build(checkpoint_storage=storage).run("x"))
+    old = run(latest(storage, "withheld-pause"))
+    runtime_shim.install(mode="scoped", on_replay_mismatch="off")
+    try:
+        built = withheld_pause.build(checkpoint_storage=storage)
+        pause_runs.clear()
+        (request,) = run(built.run(checkpoint_id=old.checkpoint_id)).get_request_info_events()
+        assert pause_runs == ["tick:n", "tick:top"]
+        pause_runs.clear()
+        answered = run(built.run(responses={request.request_id: "yes"}))
+    finally:
+        runtime_shim.uninstall()
+    assert answered.get_outputs() == [["tick:n/q=yes", "tick:top", "claim:c"]]
+    assert pause_runs == ["claim:c"]
