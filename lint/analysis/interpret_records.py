@@ -21,7 +21,7 @@ from steplint.analysis.values import (
     InstanceValue,
     Values,
 )
-from steplint.core.summary import ClassSummary, Ref, Subscript
+from steplint.core.summary import AssignStmt, CallExpr, ClassSummary, Const, NameTarget, Ref, Subscript
 
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "dataclasses.dataclass()"})
 _NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
@@ -65,11 +65,12 @@ class Records:
         if not outside & _ENUM_BASES:
             return members
         session.write_cell(cls, ENUM_MEMBERS, frozenset({ConstValue("bool", True)}), frame)
-        bound = {name: values for name, values in body.items()
-                 if not name.startswith("_") and not any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values)}
-        tag = KEYED_MEMBER if self._members_are_identities(cls, outside, bound.values()) else "member"
+        bound = {name: values for name, values in body.items() if _is_member_name(name, summary.name)
+                 and not any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values)}
+        keyed = self._members_are_identities(cls, outside, bound.values()) and _bound_once_plainly(summary, bound)
+        tag = KEYED_MEMBER if keyed else "member"
         by_value: dict[object, InstanceValue] = {}
-        for name, values in bound.items():  # ``_sunder_``/``__dunder__`` names and methods are not members
+        for name, values in bound.items():
             literal = _literal(values)
             alias = by_value.get(container_key(literal)) if literal is not None else None
             if alias is not None:  # a name bound to an earlier member's value is that member (an alias)
@@ -96,6 +97,30 @@ class Records:
                 return False
         kinds = {"literal" if _literal(v) is not None else "auto" if v == _AUTO else "other" for v in values}  # type: ignore[attr-defined]
         return kinds in ({"literal"}, {"auto"})
+
+
+def _is_member_name(name: str, class_name: str) -> bool:
+    """What ``enum`` makes a member of, by name: not a ``__dunder__``, a ``_sunder_`` or a private
+    (``_Class__name``) name (a single leading underscore is a member: ``_A = 1``)."""
+    if len(name) > 4 and name.startswith("__") and name.endswith("__"):
+        return False
+    if len(name) > 2 and name[0] == name[-1] == "_" and name[1] != "_" and name[-2] != "_":
+        return False
+    return not name.startswith(f"_{class_name.lstrip('_')}__")
+
+
+def _bound_once_plainly(summary: ClassSummary, names: dict) -> bool:
+    """Each member bound once, by an assignment of a literal or of a call (``auto()``): a member bound to another
+    name (``PREMIUM = GOLD``: an alias) or twice is not known to be a member of its own."""
+    counts: dict[str, int] = {}
+    for statement in summary.body:
+        if isinstance(statement, AssignStmt):
+            for target in statement.targets:
+                if isinstance(target, NameTarget) and target.name in names:
+                    if not isinstance(statement.value, (Const, CallExpr)) or len(statement.targets) > 1:
+                        return False
+                    counts[target.name] = counts.get(target.name, 0) + 1
+    return all(counts.get(name) == 1 for name in names)
 
 
 def _literal(values: Values) -> ConstValue | None:

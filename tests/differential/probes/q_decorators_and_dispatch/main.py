@@ -103,7 +103,21 @@ class Label(str, enum.Enum):  # a str mix-in: Label.GOLD == "gold", one key with
     BASIC = "basic"
 
 
+class Level(enum.Enum):
+    _LOW = 1  # a member: only _sunder_, __dunder__ and private names are not
+    LOW = 1  # an alias of _LOW
+    HIGH = 2
+
+
+class Rank(enum.Enum):
+    TOP = enum.auto()
+    BOTTOM = enum.auto()
+    BEST = TOP  # an alias of TOP: the body reads TOP's value
+
+
 RUNNERS = {Mode.FAST: fetch, Mode.SLOW: plain}
+BY_LEVEL = {Level._LOW: fetch, Level.HIGH: plain}
+BY_RANK = {Rank.TOP: fetch, Rank.BOTTOM: plain}
 BY_TIER: dict = {}
 BY_TIER[Tier.GOLD] = plain
 BY_TIER[Tier.BASIC] = fetch
@@ -209,6 +223,16 @@ async def by_str_enum_key(label: str) -> str:
     return await BY_LABEL[Label.BASIC](label)  # expect: STP001
 
 
+@step
+async def by_underscore_member_alias(label: str) -> str:
+    return await BY_LEVEL[Level.LOW](label)  # expect: STP001
+
+
+@step
+async def by_name_alias(label: str) -> str:
+    return await BY_RANK[Rank.BEST](label)  # expect: STP001
+
+
 @workflow
 async def flow(mode: str) -> str:
     parts = [
@@ -219,6 +243,6 @@ async def flow(mode: str) -> str:
         await by_tuple_factory(mode), await near_miss_tuple_factory(mode), await by_nested_config(mode),
         await near_miss_nested_config(mode), await by_enum_key(mode), await near_miss_enum_key(mode),
         await by_enum_alias(mode), await near_miss_auto_enum_key(mode), await by_auto_enum_key(mode),
-        await by_str_enum_key(mode),
+        await by_str_enum_key(mode), await by_underscore_member_alias(mode), await by_name_alias(mode),
     ]
     return "|".join(parts)
