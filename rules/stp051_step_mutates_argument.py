@@ -8,7 +8,8 @@ from steplint.analysis.mutation import mutated_params, read_after, rebinds_resul
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.workflow_body import body_calls
 from steplint.core.diagnostics import Diagnostic
-from steplint.core.summary import CallExpr, CallSite, ModuleSummary, Ref, iter_calls
+from steplint.core.framework_versions import SNAPSHOT_RESULTS
+from steplint.core.summary import Await, CallExpr, CallSite, ModuleSummary, Ref, iter_calls
 from steplint.rules.base import BROKEN, Rule
 
 
@@ -28,7 +29,10 @@ class StepMutatesArgument(Rule):
     the workflow does not read the object after the call. A mutation in a
     nested function or lambda of the step, `del doc[k]`, and objects passed
     through helpers or as attributes (`await enrich(state.doc)`) are not
-    seen.
+    seen. Before 1.20, silent where the object is an earlier step's result
+    (`analysis = await plan(...)`, every binding of the name): MAF caches a
+    result by reference there, so the change is in the cache, and in every
+    checkpoint written after it, and replays; from 1.20 MAF caches a copy.
 
     ## Why is this bad?
     MAF caches only a step's return value. On resume (from a checkpoint,
@@ -95,6 +99,7 @@ class StepMutatesArgument(Rule):
     name = "step-mutates-argument"
     summary = "a step changes its argument in place and the workflow reads the object afterwards"
     points_at = "the call expression"
+    version_dependent = True  # a change to an earlier step's result is cached before 1.20
     family = BROKEN
     graph_pin = PIN_CALL_AND_CALLEE
     INVALID = (
@@ -154,6 +159,8 @@ async def pipeline(_: str) -> int:
                 continue
             if not read_after(workflow.body.body, call.span, name):
                 continue
+            if analysis.target_version < SNAPSHOT_RESULTS and _holds_step_results(analysis, workflow, name):
+                continue  # the object is a cached result itself: the change is in the cache, and replayed
             message = (
                 f"step '{step.display}' changes its argument '{param}' in place ({changed[param]}), and workflow "
                 f"'{workflow.display}' reads '{name}' after the call: MAF caches only the return value, so on "
@@ -162,6 +169,23 @@ async def pipeline(_: str) -> int:
             )
             return analysis.diagnostic(workflow.module, call.span, StepMutatesArgument, message)
         return None
+
+
+def _holds_step_results(analysis: Analysis, workflow: Decorated, name: str) -> bool:
+    """Whether every binding of ``name`` in the workflow body is ``name = await step(...)``: before 1.20 MAF caches
+    a step's result by reference, so a later step's change to it is in the cache (and in every checkpoint written
+    after it), and a resume replays it changed."""
+    bindings = workflow.body.bindings.get(name, [])
+    if not bindings:
+        return False
+    flow = analysis.flow(workflow.module)
+    for binding in bindings:
+        value = binding.value
+        if binding.kind != "assign" or not isinstance(value, Await) or not isinstance(value.value, CallExpr):
+            return False
+        if not steps_among(frozenset(flow.calls_at(workflow.module, value.value.span))):
+            return False
+    return True
 
 
 def _arguments(step: Decorated, call: CallExpr) -> Iterator[tuple[str, str]]:

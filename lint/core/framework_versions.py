@@ -52,6 +52,9 @@ FINGERPRINT_VERSION: Version = (1, 20, 0)
 #: and allows ``collections:Counter``; before it every ``dict``/``list`` instance takes the JSON path and is
 #: restored as a plain ``dict``/``list``, so no allowlist ever judges such a subclass (STP050).
 PICKLED_CONTAINER_SUBCLASSES: Version = (1, 20, 0)
+#: From 1.20 a step's result is cached as a deep copy (``_try_snapshot_step_cache_value``) and replayed as one;
+#: before, by reference: a later change to the object is in the cache.
+SNAPSHOT_RESULTS: Version = (1, 20, 0)
 #: ``FunctionalWorkflow`` passes the message and the run context by keyword to a keyword-only parameter
 #: (``_functional.py`` 1.23's ``call_kwargs``); before it both go positionally, so a keyword-only one makes every
 #: run raise ``TypeError`` (STP044).

@@ -15,7 +15,7 @@ from typing import Any
 import agent_framework as maf
 import pytest
 import fixture_truths
-from shim_support import latest
+from shim_support import MAF_VERSION_TUPLE, latest
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -59,3 +59,26 @@ def test_the_fixtures_reported_changes_are_lost_on_resume_and_its_near_misses_ar
     assert set(range(len(calls) + 1)) <= set(by_cached), outcomes
     changed = {line for index, line in enumerate(calls, 1) if by_cached[index] != by_cached[index - 1]}
     assert changed == reported & set(calls), (changed, outcomes)
+
+
+CACHED_RESULT = fixture_truths.FIXTURES / "stp051_cached_result.py"
+
+
+@pytest.mark.parametrize("name", ["cached-result", "built-here"])
+def test_a_change_to_an_earlier_steps_result_replays_before_1_20_only(name):
+    """fixtures/stp051_cached_result.py, paused after ``detect`` changed ``analysis`` and resumed from the checkpoint
+    in a new instance: an earlier step's result is cached by reference before 1.20 (the change replays), as a copy
+    from 1.20 (lost); an object the body built is lost on every release (the rule reports exactly those)."""
+    module = fixture_truths.load(CACHED_RESULT, "stp051_cached_result")
+    definition = next(v for v in vars(module).values() if getattr(v, "name", None) == name)
+    storage = maf.InMemoryCheckpointStorage()
+
+    async def resume() -> Any:
+        await _built(definition, storage).run("go", checkpoint_storage=storage)
+        checkpoint = await latest(storage, name)
+        return await _built(definition, storage).run(
+            checkpoint_id=checkpoint.checkpoint_id, responses={"pick": "one"}, checkpoint_storage=storage)
+
+    kept = asyncio.run(resume()).get_outputs() == [[["weak"], "one"]]
+    copies = MAF_VERSION_TUPLE >= (1, 20, 0)
+    assert kept == (name == "cached-result" and not copies), (name, copies)
