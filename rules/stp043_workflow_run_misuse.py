@@ -27,13 +27,14 @@ _NEEDS_EARLIER_RUN = "responses"
 _RESTORES = "checkpoint_id"
 
 
-def _workflows(analysis: Analysis, values) -> list[Decorated]:  # noqa: ANN001 - Values
-    """The workflow definitions ``values`` surely are (any other value, an unknown included: none). A workflow made
-    by ``FunctionalWorkflow(fn, ...)`` is the runnable one, never a definition."""
+def _workflows(analysis: Analysis, values, built: bool = False) -> list[Decorated]:  # noqa: ANN001 - Values
+    """The workflow definitions ``values`` surely are (any other value, an unknown included: none); with ``built``,
+    the runnable workflows ``FunctionalWorkflow(fn, ...)`` made count too (neither is callable)."""
     if not values or not all(isinstance(v, StepValue) and v.kind == "workflow" for v in values):
         return []
     found = {item.key: item for item in (analysis.step_for(v) for v in values) if item is not None}
-    if any(item.built for item in found.values()) or any(v.options is not None and v.options.built for v in values):
+    if not built and (any(item.built for item in found.values())
+                      or any(v.options is not None and v.options.built for v in values)):
         return []
     return sorted(found.values(), key=lambda item: item.display)
 
@@ -46,8 +47,8 @@ class WorkflowRunMisuse(Rule):
     - `pipeline.run(...)` on the `@workflow` definition, when the target
       version is 1.14 or newer (silent on 1.13 and older, where the
       definition is the runnable workflow);
-    - `pipeline(...)` or `await pipeline(...)`: calling the definition, on
-      any version;
+    - `pipeline(...)` or `await pipeline(...)`: calling the definition (or
+      the workflow `FunctionalWorkflow(fn, ...)` made), on any version;
     - `pipeline.build().run(responses=...)` without `checkpoint_id=`: a
       freshly built workflow has no pending request to answer, on any
       version.
@@ -181,8 +182,10 @@ async def main(pipeline):
         if isinstance(callee, Attr) and callee.attr == "run" and isinstance(callee.base, CallExpr):
             return self._responses_on_new_instance(analysis, module, function, call, callee.base)
         if isinstance(callee, Ref):
-            if _definitions(analysis, module, function, callee):
-                return self._report(analysis, module, call, _called(callee.dotted, analysis.target_version))
+            called = _definitions(analysis, module, function, callee, built=True)
+            if called:
+                built = any(item.built for item in called)
+                return self._report(analysis, module, call, _called(callee.dotted, analysis.target_version, built))
         return None
 
     def _run_on_definition(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
@@ -232,17 +235,18 @@ async def main(pipeline):
         return analysis.diagnostic(module, call.span, WorkflowRunMisuse, message)
 
 
-def _definitions(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref) -> list[Decorated]:
-    """The workflow definitions ``expr`` surely is: through module-level names, or a ``@workflow`` ``def`` of the
-    function that reads it (or of one around it)."""
+def _definitions(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref,
+                 built: bool = False) -> list[Decorated]:
+    """The workflow definitions ``expr`` surely is (with ``built``, or runnable workflows): through module-level
+    names, or a ``@workflow`` ``def`` of the function that reads it (or of one around it)."""
     scope = None if function.qualname == "<module>" else function
     # Only a module whose imports reach agent_framework can hold a workflow: no other's import is run.
-    found = _workflows(analysis, analysis.service(MafNames).values(module, scope, expr))
-    return found or _local_definitions(analysis, module, scope, expr)
+    found = _workflows(analysis, analysis.service(MafNames).values(module, scope, expr), built)
+    return found or _local_definitions(analysis, module, scope, expr, built)
 
 
 def _local_definitions(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None,
-                       expr: Ref) -> list[Decorated]:
+                       expr: Ref, built: bool = False) -> list[Decorated]:
     """A name its function scope binds only by ``def`` statements, each decorated into a workflow (a helper that
     defines its workflow and calls it); any other binding there, a rebinding included: none."""
     if "." in expr.dotted:
@@ -257,7 +261,7 @@ def _local_definitions(analysis: Analysis, module: ModuleSummary, scope: Functio
             defined = {item.body.qualname: item for item in analysis.workflows_in(module)
                        if item.decorated and item.body is not None}
             found = [defined.get(binding.target) for binding in bindings]
-            if not all(found) or any(item.built for item in found):  # type: ignore[union-attr]
+            if not all(found) or (not built and any(item.built for item in found)):  # type: ignore[union-attr]
                 return []
             return sorted({item.key: item for item in found}.values(), key=lambda item: item.display)  # type: ignore[union-attr]
         scope = analysis.index.function(module, scope.parent)
@@ -287,7 +291,10 @@ def _tests_run(test: object, receiver: str) -> bool:
             and test.args[0].dotted == receiver and isinstance(test.args[1], Const) and test.args[1].value == "run")
 
 
-def _called(name: str, target: Version) -> str:
+def _called(name: str, target: Version, built: bool = False) -> str:
+    if built:
+        return (f"'{name}' is a workflow (FunctionalWorkflow), which is not callable (TypeError): run it with "
+                f"'{name}.run(...)' and read the result's get_outputs()")
     runs = f"'{name}.build().run(...)'" if target >= DEFINITION_RELEASE else f"'{name}.run(...)'"
     return (
         f"'{name}' is a @workflow definition, which is not callable on agent-framework-core "

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.analysis.checkpoint_storages import PICKLING, CheckpointStorages
-from steplint.analysis.checkpoint_types import CheckpointTypeJudge
+from steplint.analysis.checkpoint_types import CheckpointTypeJudge, has_main_guard
 from steplint.analysis.program import Analysis, Decorated, maf_name
 from steplint.analysis.values import InstanceValue
 from steplint.core.diagnostics import Diagnostic
@@ -37,8 +37,9 @@ class UnrestorableResult(Rule):
     step's module (a file that spells its name, or the name of a file that
     does, and so on): `wf.build(checkpoint_storage=...)`,
     `run(..., checkpoint_storage=...)` on the workflow, on what `build` made
-    or on its agent, and `@workflow(checkpoint_storage=...)` (1.2-1.17),
-    followed through names, imports and assignments. A storage pickles when
+    or on its agent, `@workflow(checkpoint_storage=...)` (1.2-1.17) and
+    `FunctionalWorkflow(f, checkpoint_storage=...)` (spelled so), followed
+    through names, imports and assignments. A storage pickles when
     it is a `FileCheckpointStorage` (or derives from it) or a class of yours
     whose methods call MAF's `encode_checkpoint_value`/`decode_checkpoint_value`
     or make a `FileCheckpointStorage`. `InMemoryCheckpointStorage` and a class
@@ -51,8 +52,8 @@ class UnrestorableResult(Rule):
     the linted ones) is unknown, and an unknown is never a finding; a storage
     given to something that is not visibly a workflow or what its `build`
     made (a workflow passed through a parameter) is not attributed to any
-    workflow; `FunctionalWorkflow(f, checkpoint_storage=...)` is not read; a
-    chain of imports through a module outside the linted files (an installed
+    workflow; a `FunctionalWorkflow` imported under another name is not
+    read for its storage; a chain of imports through a module outside the linted files (an installed
     package that imports your step's module) is not followed; a file linted
     alone (flake8's plugin, an editor, pre-commit's changed files) sees only
     the storages given in the files linted with it.
@@ -205,21 +206,23 @@ INSTANCE = rows.build(checkpoint_storage=InMemoryCheckpointStorage())
                                       _message(step.display, blocked, analysis.target_version, allowed))
 
 
-def _made_name(analysis: Analysis, step: Decorated, blocked: str) -> str | None:
-    """``"module:qualname"`` of the class a body without annotation was seen to return (``_blocked``)."""
+def _made_name(analysis: Analysis, step: Decorated, blocked: str) -> tuple[str, str | None] | None:
+    """How the storage names the class a body without annotation was seen to return (``_blocked``)."""
     root = analysis.flow(step.module).roots.get((step.module.path, step.body.qualname)) if step.body else None
     for value in root.returns if root else ():
         if isinstance(value, InstanceValue) and display_qualname(value.cls.qualname) == blocked:
             module = analysis.engine.modules_by_path.get(value.cls.path)
             if module is not None:
-                return f"{module.module}:{value.cls.qualname}"
+                return (f"{module.module}:{value.cls.qualname}",
+                        f"__main__:{value.cls.qualname}" if has_main_guard(module) else None)
     return None
 
 
-def _message(step: str, blocked: str, target: Version, allowed: str | None = None) -> str:
+def _message(step: str, blocked: str, target: Version, allowed: tuple[str, str | None] | None = None) -> str:
     """What the target release does with the checkpoint, and the fix it offers."""
     name = blocked.rsplit(".", 1)[-1]
-    listed = f'"{allowed}"' if allowed else f'"<module>:{name}"'
+    imported, script = allowed if allowed else (f"<module>:{name}", None)
+    listed = f'"{imported}"'
     shown = short_version(target)
     if target >= LOUD_CHECKPOINT_FAILURE:
         story = ("the run raises WorkflowCheckpointException at the first checkpoint after the step, once its "
@@ -232,6 +235,8 @@ def _message(step: str, blocked: str, target: Version, allowed: str | None = Non
                f"allowed_checkpoint_types=[{listed}] to the storage")
     else:
         fix = f"pass allowed_checkpoint_types=[{listed}] to the storage"
+    if script:
+        fix += f' (["{script}"] where the file runs as a script)'
     return (f"the result of step '{step}' is or holds a {blocked}, which a workflow that reaches the step "
             "checkpoints to a FileCheckpointStorage "
             f"that cannot restore it: on agent-framework-core {shown} {story}; {fix}")

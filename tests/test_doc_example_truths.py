@@ -187,3 +187,48 @@ def test_a_set_ordered_loop_is_reported_only_for_steps_keyed_by_call_order():
     lines = {line for _, line, code in reported_for(fixture, settings_for(fixture, target_version=(1, 26, 0)))
              if code == "STP030"}
     assert lines == {43, 50}
+
+
+def test_stp050_names_the_scripts_key_too_where_the_module_runs_as_one(tmp_path):
+    """A module with ``if __name__ == "__main__":``: run as a script its classes are ``__main__``'s (the runtime
+    test in tests/runtime/test_rule_verdicts.py runs one)."""
+    from steplint.rules.stp050_unrestorable_result import UnrestorableResult
+
+    source = b'''import asyncio
+
+from agent_framework import FileCheckpointStorage, step, workflow
+
+
+class Receipt:
+    def __init__(self, total: int) -> None:
+        self.total = total
+
+
+@step
+async def charge(amount: int) -> Receipt:
+    return Receipt(amount)
+
+
+@workflow
+async def billing(amount: int) -> int:
+    return (await charge(amount)).total
+
+
+if __name__ == "__main__":
+    asyncio.run(billing.build(checkpoint_storage=FileCheckpointStorage("c")).run(3))
+'''
+    settings = Settings(project_root=tmp_path, select=(UnrestorableResult.code,))
+    (found,) = lint_source(source, str(tmp_path / "jobs.py"), settings).diagnostics
+    assert 'allowed_checkpoint_types=["jobs:Receipt"] to the storage (["__main__:Receipt"] where the file runs as a ' \
+           "script)" in found.message
+
+
+def test_a_change_to_an_earlier_steps_result_is_reported_from_1_20():
+    """fixtures/stp051_cached_result.py (target 1.19: only the object the body built) on 1.26, where MAF caches a
+    copy of each result: the change to ``plan``'s result is lost too (tests/runtime/test_step_mutates_argument.py)."""
+    from expectations import reported_for, settings_for
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "stp051_cached_result.py"
+    at = {version: {line for _, line, code in reported_for(fixture, settings_for(fixture, target_version=version))
+                    if code == "STP051"} for version in ((1, 19, 0), (1, 26, 0))}
+    assert at == {(1, 19, 0): {37}, (1, 26, 0): {29, 37}}

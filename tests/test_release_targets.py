@@ -129,6 +129,8 @@ def test_a_nested_requirement_decides_for_its_files_when_linting_from_the_root(t
         ("1.19.0", "from backend/requirements.txt")]
     alone = json.loads(steplint("--show-settings", "--format", "json", "flow.py", cwd=tmp_path).stdout)
     assert alone["target_versions_below"] == []
+    both = json.loads(steplint("--show-settings", "--format", "json", "flow.py", "backend", cwd=tmp_path).stdout)
+    assert [t["target_version"] for t in both["target_versions_below"]] == ["1.19.0"]  # every path given
 
 
 def test_forced_target_version_beats_a_range_and_accepts_old_releases(tmp_path):

@@ -191,9 +191,11 @@ class CheckpointStorages:
         for call in iter_calls(function.body):
             storage = call.kwarg(KEYWORD)
             receiver = _receiver(call.func)
-            if storage is None or receiver is None:
+            if storage is None or (receiver is None and not _spells_constructor(call.func)):
                 continue
-            workflows = self._workflows(flow, function, receiver, frame, 0)
+            # ``wf.build(checkpoint_storage=...)``: the workflows the receiver is; ``FunctionalWorkflow(fn,
+            # checkpoint_storage=...)``: the one the call makes
+            workflows = self._workflows(flow, function, receiver if receiver is not None else call, frame, 0)
             kinds = {self._kind(flow, value) for value in flow.session.expr(storage, frame)} - {None}
             for key in workflows:
                 holder = self._facts.by_holder.setdefault(module.path, {})  # type: ignore[union-attr]
@@ -309,8 +311,14 @@ def _holders(module: ModuleSummary) -> list[FunctionSummary]:
     decorating = {f.parent or "<module>" for f in module.functions
                   if any(isinstance(d, CallExpr) and d.kwarg(KEYWORD) is not None for d in f.decorators)}
     return [f for f in module.functions
-            if f.qualname in decorating or any(call.kwarg(KEYWORD) is not None and _receiver(call.func) is not None
-                                               for call in iter_calls(f.body))]
+            if f.qualname in decorating or any(call.kwarg(KEYWORD) is not None and (
+                _receiver(call.func) is not None or _spells_constructor(call.func)) for call in iter_calls(f.body))]
+
+
+def _spells_constructor(func: Expr) -> bool:
+    """``FunctionalWorkflow(fn, checkpoint_storage=...)``, as spelled (a prefilter: ``_scan_function`` resolves it)."""
+    name = func.attr if isinstance(func, Attr) else func.dotted.rpartition(".")[2] if isinstance(func, Ref) else None
+    return name == _CONSTRUCTOR
 
 
 def _stem(path: str) -> str:
@@ -325,6 +333,9 @@ def _final_frame(unit: Unit, function: FunctionSummary) -> Frame:
     frame = Frame(unit, dict(unit.union_env), "function")
     frame.local_names = frozenset(function.bindings) - function.declared_global - function.declared_nonlocal
     return frame
+
+
+_CONSTRUCTOR = "FunctionalWorkflow"
 
 
 def _receiver(func: Expr) -> Expr | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from steplint.analysis.checkpoint_json import KEYS_ONLY, CheckpointJudge
 from steplint.analysis.fingerprint import parse_annotation, typing_name
 from steplint.analysis.index import Target
-from steplint.core.summary import Const, Expr, FunctionSummary, ModuleSummary, Ref, Subscript, UnionExpr
+from steplint.core.summary import Compare, Const, Expr, FunctionSummary, IfStmt, ModuleSummary, Ref, Subscript, UnionExpr
 
 #: MAF's ``_BUILTIN_ALLOWED_TYPE_KEYS`` (1.18-1.26), by dotted name, with ``collections.Counter``: allowlisted
 #: from 1.20, and stored as a plain dict before (never refused). 1.26 resolves ``builtins.type`` to ``type(value)``
@@ -42,8 +42,9 @@ class CheckpointTypeJudge(CheckpointJudge):
     def __init__(self, analysis):  # noqa: ANN001 - an Analysis
         super().__init__(analysis)
         #: A blocked class of the analyzed code, by the name ``blocked`` gives -> how the storage's
-        #: ``allowed_checkpoint_types`` names it (``"module:qualname"``, MAF's key for a class).
-        self.allowed_names: dict[str, str] = {}
+        #: ``allowed_checkpoint_types`` names it (``"module:qualname"``, MAF's key for a class), imported and, for
+        #: a module with an ``if __name__ == "__main__":`` block, run as a script (``"__main__:qualname"``).
+        self.allowed_names: dict[str, tuple[str, str | None] | None] = {}
 
     def blocked(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None, depth: int = 0) -> str | None:
         if expr is None or depth > _MAX_DEPTH:
@@ -87,8 +88,10 @@ class CheckpointTypeJudge(CheckpointJudge):
             if self.plain_class(target) is not None:
                 return None  # stored as a plain dict or list
             if target.module is not None:  # two classes of one name: neither is named
-                named = f"{target.module.module}:{target.cls.qualname}"
-                self.allowed_names[target.cls.name] = named if self.allowed_names.get(target.cls.name, named) == named else ""
+                named = (f"{target.module.module}:{target.cls.qualname}",
+                         f"__main__:{target.cls.qualname}" if has_main_guard(target.module) else None)
+                self.allowed_names[target.cls.name] = named if self.allowed_names.get(target.cls.name, named) == named \
+                    else None
             return target.cls.name
         if target.kind != "external" or "()" in target.name:
             return None
@@ -100,3 +103,18 @@ class CheckpointTypeJudge(CheckpointJudge):
     def _is_typed_dict(self, target: Target) -> bool:
         assert target.module is not None and target.cls is not None
         return any(typing_name(base) == "TypedDict" for base in self.index.base_targets(target.module, target.cls))
+
+
+def has_main_guard(module: ModuleSummary) -> bool:
+    """Whether the module's top level has ``if __name__ == "__main__":``: the file may run as a script, where its
+    classes are ``__main__``'s."""
+    top = module.functions[0].body if module.functions else ()
+    return any(isinstance(statement, IfStmt) and isinstance(statement.test, Compare)
+               and {_text(statement.test.left), _text(statement.test.right)} == {"__name__", "'__main__'"}
+               for statement in top)
+
+
+def _text(expr: object) -> str:
+    if isinstance(expr, Ref):
+        return expr.dotted
+    return repr(expr.value) if isinstance(expr, Const) else ""

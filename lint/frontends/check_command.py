@@ -233,8 +233,8 @@ def _show_settings(settings, options: CheckOptions) -> int:  # noqa: ANN001 - Se
 
     shown = as_settings_json if options.output_format in JSON_FORMATS else as_settings_text
     linted = options.stdin_filename if options.reads_stdin else options.paths[0]
-    if not options.reads_stdin:  # the folders below whose own declaration of the framework decides for their files
-        settings = with_release_targets(settings, files_to_lint([linted], settings, options.force_exclude))
+    if not options.reads_stdin:  # the folders under the paths whose own declaration decides for their files
+        settings = with_release_targets(settings, files_to_lint(list(options.paths), settings, options.force_exclude))
     _echo(shown(settings, linted or "-"), options)
     return EXIT_CLEAN
 

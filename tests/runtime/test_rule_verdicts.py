@@ -663,3 +663,56 @@ def test_the_allowed_entry_stp050_names_restores_the_class(tmp_path, monkeypatch
     allowed = maf.FileCheckpointStorage(str(tmp_path / "allowed"), allowed_checkpoint_types=["app.jobs:Receipt"])
     assert run(built(flows.billing, allowed).run(3)).get_outputs() == [3]
     assert run(allowed.list_checkpoints(workflow_name="billing"))
+
+
+SCRIPT = '''
+import asyncio
+import sys
+import tempfile
+
+from agent_framework import FileCheckpointStorage, step, workflow
+
+
+class Receipt:
+    def __init__(self, total: int) -> None:
+        self.total = total
+
+
+@step
+async def charge(amount: int) -> Receipt:
+    return Receipt(amount)
+
+
+@workflow
+async def billing(amount: int) -> int:
+    return (await charge(amount)).total
+
+
+async def main(allowed: str) -> str:
+    storage = FileCheckpointStorage(tempfile.mkdtemp(), allowed_checkpoint_types=[allowed])
+    built = billing.build(checkpoint_storage=storage) if hasattr(billing, "build") else type(billing)(
+        billing._func, name=billing.name, checkpoint_storage=storage)
+    try:
+        await built.run(3)
+    except Exception as exc:
+        return type(exc).__name__
+    return "restored"
+
+
+if __name__ == "__main__":
+    print(asyncio.run(main(sys.argv[1])))
+'''
+
+
+@pytest.mark.skipif(MAF_VERSION_TUPLE < (1, 19, 0), reason="before 1.19 the checkpoint is skipped, not raised")
+def test_a_class_of_a_file_run_as_a_script_is_allowed_as_mains(tmp_path):
+    """STP050's fix for a module with ``if __name__ == "__main__":`` names both keys (tests/test_doc_example_truths.py):
+    run as a script, MAF keys the class ``__main__:Receipt``, and the imported name does not restore it."""
+    import subprocess
+
+    script = tmp_path / "jobs.py"
+    script.write_text(SCRIPT)
+    outcomes = {allowed: subprocess.run([sys.executable, str(script), allowed], capture_output=True, text=True,
+                                        check=True).stdout.strip().splitlines()[-1]
+                for allowed in ("jobs:Receipt", "__main__:Receipt")}
+    assert outcomes == {"jobs:Receipt": "WorkflowCheckpointException", "__main__:Receipt": "restored"}
