@@ -193,6 +193,7 @@ INSTANCE = rows.build(checkpoint_storage=InMemoryCheckpointStorage())
             if body is None or step.kind != "step":
                 continue
             blocked = _blocked(analysis, judge, step)
+            named = judge.allowed_name if body.returns is not None else None  # what that answer was
             if blocked is None or PICKLING not in storages.storages_reaching(module, step.key):
                 continue
             if registered is None:  # read once, and only for a module whose steps return such a class
@@ -201,7 +202,7 @@ INSTANCE = rows.build(checkpoint_storage=InMemoryCheckpointStorage())
                     return  # allowed types given as something the linter cannot read: assume they cover it
             if blocked.rsplit(".", 1)[-1] in registered:
                 continue
-            allowed = judge.allowed_names.get(blocked) or _made_name(analysis, step, blocked)
+            allowed = named if body.returns is not None else _made_name(analysis, step, blocked)
             yield analysis.diagnostic(step.module, step.anchor, UnrestorableResult,
                                       _message(step.display, blocked, analysis.target_version, allowed))
 

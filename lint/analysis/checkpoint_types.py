@@ -41,12 +41,14 @@ class CheckpointTypeJudge(CheckpointJudge):
 
     def __init__(self, analysis):  # noqa: ANN001 - an Analysis
         super().__init__(analysis)
-        #: A blocked class of the analyzed code, by the name ``blocked`` gives -> how the storage's
+        #: The class of the analyzed code the last ``blocked`` answered with, as the storage's
         #: ``allowed_checkpoint_types`` names it (``"module:qualname"``, MAF's key for a class), imported and, for
         #: a module with an ``if __name__ == "__main__":`` block, run as a script (``"__main__:qualname"``).
-        self.allowed_names: dict[str, tuple[str, str | None] | None] = {}
+        self.allowed_name: tuple[str, str | None] | None = None
 
     def blocked(self, module: ModuleSummary, scope: FunctionSummary | None, expr: Expr | None, depth: int = 0) -> str | None:
+        if depth == 0:
+            self.allowed_name = None
         if expr is None or depth > _MAX_DEPTH:
             return None
         if isinstance(expr, Const) and isinstance(expr.value, str):
@@ -87,11 +89,9 @@ class CheckpointTypeJudge(CheckpointJudge):
                 return None  # a dict at run time
             if self.plain_class(target) is not None:
                 return None  # stored as a plain dict or list
-            if target.module is not None:  # two classes of one name: neither is named
-                named = (f"{target.module.module}:{target.cls.qualname}",
-                         f"__main__:{target.cls.qualname}" if has_main_guard(target.module) else None)
-                self.allowed_names[target.cls.name] = named if self.allowed_names.get(target.cls.name, named) == named \
-                    else None
+            if target.module is not None:
+                self.allowed_name = (f"{target.module.module}:{target.cls.qualname}",
+                                     f"__main__:{target.cls.qualname}" if has_main_guard(target.module) else None)
             return target.cls.name
         if target.kind != "external" or "()" in target.name:
             return None
