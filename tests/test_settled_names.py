@@ -317,3 +317,18 @@ def test_a_class_of_a_module_whose_import_ran_is_called_as_the_engine_calls_it()
     known, values = SettledNames(engine).settled(app, "made")
     assert known
     assert _told_apart(values) == _told_apart(engine.module_env(app)["made"]) == frozenset({UNKNOWN})
+
+
+def test_a_path_joined_with_slash_is_a_path_and_nothing_else_is():
+    """``path / part``: a path where a side is surely a pathlib path (made, or a path's parent/resolve()/...),
+    an unknown operand kept beside it; a number made from a path (``stat().st_size / 1024``) is no path."""
+    from steplint.analysis.interpret_shared import path_joined
+    from steplint.analysis.values import UNKNOWN, ConstValue, ExternalValue
+
+    path = ExternalValue("pathlib.Path()")
+    assert path_joined(frozenset({ExternalValue("pathlib.Path().resolve().parent"), ConstValue("str", "x")})) == {path}
+    assert path_joined(frozenset({ExternalValue("pathlib.Path.home()")})) == {path}
+    assert path_joined(frozenset({ExternalValue("pathlib.PurePosixPath()")})) == {ExternalValue("pathlib.PurePosixPath()")}
+    assert path_joined(frozenset({path, UNKNOWN})) == {path, UNKNOWN}
+    assert path_joined(frozenset({ExternalValue("pathlib.Path().stat().st_size")})) == frozenset()
+    assert path_joined(frozenset({ExternalValue("pathlib.Path"), ExternalValue("os.sep")})) == frozenset()

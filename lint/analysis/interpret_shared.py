@@ -18,6 +18,7 @@ from steplint.analysis.values import (
     ANY,
     EMPTY,
     KEYED_MEMBER,
+    UNKNOWN,
     ClassValue,
     ConstValue,
     ContainerValue,
@@ -141,13 +142,25 @@ def container_key(value: ConstValue | InstanceValue) -> object:
     return value.value
 
 
+#: What a ``pathlib`` path gives that is a path again: ``Path(d).parent / "x"``, ``Path(d).resolve() / "x"``.
+_PATH_STEPS = frozenset({"parent", "resolve()", "absolute()", "expanduser()", "joinpath()", "with_name()",
+                         "with_suffix()", "with_stem()", "relative_to()", "home()", "cwd()", "__truediv__()"})
+
+
 def path_joined(values: Values) -> Values:
     """``path / part`` and ``part / path`` where a side is a ``pathlib`` path (``__truediv__``/``__rtruediv__``):
-    a path of that class (``pathlib.Path()``), whose reads and writes are then known. Nothing for other operands."""
-    found = set()
+    a path of that class (``pathlib.Path()``), whose reads and writes are then known; an unknown operand stays
+    unknown beside it. Nothing where no side is surely a path (``Path(p).stat().st_size / 1024`` is a number)."""
+    found: set = set()
     for value in values:
-        if isinstance(value, ExternalValue) and value.name.startswith("pathlib.") and "()" in value.name:
-            found.add(ExternalValue(f"pathlib.{value.name.split('.')[1].split('(')[0]}()"))
+        if isinstance(value, ExternalValue) and value.name.startswith("pathlib."):
+            cls, _, steps = value.name[len("pathlib."):].partition(".")
+            made = cls.endswith("()") or steps.startswith(("home()", "cwd()"))
+            rest = steps.split(".")[1:] if steps.startswith(("home()", "cwd()")) else steps.split(".") if steps else []
+            if made and all(step in _PATH_STEPS for step in rest):
+                found.add(ExternalValue(f"pathlib.{cls.split('(')[0]}()"))
+    if found and UNKNOWN in values:
+        found.add(UNKNOWN)
     return frozenset(found)
 
 

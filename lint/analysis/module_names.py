@@ -308,7 +308,14 @@ class SettledNames:
             # from nothing, or a path joined with ``/``; otherwise the operands matter only for their side effects
             (left_known, left), (right_known, right) = self._value(module, expr.left, order), self._value(module, expr.right, order)
             if left_known and right_known:
-                joined = path_joined(frozenset(left or ()) | frozenset(right or ())) if expr.op == "/" else EMPTY
+                if expr.op != "/":
+                    return True, ONLY_UNKNOWN
+                # a literal is no path and not unknown to the engine; another UNKNOWN here may be either
+                operands = frozenset().union(*(values or () for side, values in ((expr.left, left), (expr.right, right))
+                                               if not isinstance(side, Const)))
+                joined = path_joined(operands - {UNKNOWN})
+                if joined and UNKNOWN in operands:
+                    return _UNSETTLED
                 return True, joined or ONLY_UNKNOWN
         return _UNSETTLED
 
