@@ -83,6 +83,27 @@ def test_an_edit_in_an_imported_module_reanalyzes_every_module_that_resolves_int
     assert restored.stats.analyzed == 7 and _codes(restored, "far.py") == ["STP001"]
 
 
+def test_an_edit_no_other_module_can_see_reanalyzes_the_edited_module_only(project):
+    """A comment, a blank line or a suppression comment changes the text of shared.py but not what its importers
+    read of it (``reader_digest``): only shared.py is analyzed again, and every finding equals a cacheless run's."""
+    _lint(project, project / "pkg")
+    shared = project / "pkg" / "shared.py"
+    _edit(shared, "async def tick", "# the tick step\nasync def tick")  # moves lines: the importers see that
+    moved = _lint(project, project / "pkg")
+    assert moved.stats.analyzed == 7
+    with open(shared, "a") as text:
+        text.write("\n# a comment at the end\n")
+    _age(shared)
+    commented = _lint(project, project / "pkg")
+    assert commented.stats.analyzed == 1 and _codes(commented, "far.py") == ["STP001"]
+    _edit(shared, "async def tick(x: str) -> str:", "async def tick(x: str) -> str:  # noqa: STP001")
+    suppressed = _lint(project, project / "pkg")
+    assert suppressed.stats.analyzed == 1 and _codes(suppressed, "far.py") == ["STP001"]
+    _edit(shared, "@step\n", "")  # what the importers read: all of them again
+    edited = _lint(project, project / "pkg")
+    assert edited.stats.analyzed == 7 and _codes(edited, "far.py") == []
+
+
 def test_an_edit_in_a_re_export_two_modules_away_reaches_the_importer(project):
     _lint(project, project / "pkg")
     _edit(project / "pkg" / "relay.py", "import tick as relayed", "import tick as other\n\n\nasync def relayed(x):\n    return x")
@@ -205,7 +226,7 @@ def test_files_with_the_same_bytes_in_different_packages_keep_their_own_summarie
     first = _lint(tmp_path, tmp_path)
     assert [Path(d.path).parent.name for d in first.result.diagnostics if d.code == "STP001"] == ["a"]  # type: ignore[attr-defined]
     for package in ("a", "b"):  # whichever was stored last, the other is loaded from the store once
-        _edit(tmp_path / package / "shared.py", "return x", "return x  # edited")
+        _edit(tmp_path / package / "shared.py", "return x", "return str(x)")  # a change its importers read
         again = _lint(tmp_path, tmp_path)  # its steps.py is analyzed again, from its stored summary
         assert again.stats.analyzed >= 2 and again.stats.summarized == 1
 

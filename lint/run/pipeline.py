@@ -40,6 +40,7 @@ from steplint.run.source_reads import FileRead, Scanned, digest_and_summary, rea
 from steplint.run.summary_cache import load_summary, store_summary
 from steplint.source.import_search import search_roots_for
 from steplint.source.module_identity import ModuleFile, module_file
+from steplint.summaries.reader_digest import reader_digest
 from steplint.summaries.stored import pickled_summary, unpickled_summary
 from steplint.run.process_pool import WorkerPool, workers_for
 
@@ -83,6 +84,7 @@ class LintRun:
         self._scanned: dict[str, Scanned] = {}
         # Summaries without an error, made or loaded here or in a worker: absolute path -> digest of their bytes.
         self._parsed: dict[str, str | None] = {}
+        self._quiet: set[str] = set()  # changed module names no other module can see the change of
 
     @property
     def _entries(self) -> dict[str, FileEntry]:
@@ -126,6 +128,7 @@ class LintRun:
         changed = previous.changed_names(self._digest) if previous is not None else set()
         roots = list(dict.fromkeys(m.root for m in modules))
         self._search_roots = search_roots_for(self.settings, paths)
+        self._quiet = self._quiet_changes(previous, changed, {os.path.abspath(m.path): m.path for m in modules})
         kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, previous, changed)
         if verdict is not None:
             # After the check, whose summaries vouch for the skipped files they imported: a skipped file that
@@ -159,7 +162,7 @@ class LintRun:
     def _check(self, checked: list[ModuleFile], modules: list[ModuleFile], roots: list[str],
                previous: ModuleStore | None, changed: set[str]) -> tuple[dict[str, ModuleFindings], _Checked]:
         """The kept findings of ``checked`` modules that reach no change, and the others' findings, checked now."""
-        kept = _kept_findings(previous, changed, checked)
+        kept = _kept_findings(previous, changed, self._quiet, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         if workers_for(len(to_check), self.jobs) > 1:
             return kept, self._check_in_workers(to_check, modules, roots)
@@ -323,6 +326,35 @@ class LintRun:
             self._remember(summary, digest, stored)
         return [self._summaries[os.path.abspath(p)] for p in paths]
 
+    def _quiet_changes(self, previous: ModuleStore | None, changed: set[str], spelled: dict[str, str]) -> set[str]:
+        """The changed module names whose change no other module can see: each of their changed files' summary
+        reads as before (``reader_digest``: a comment, a blank line). Their own findings are made again; the
+        findings of the modules that read them are kept. A summary no longer in the cache: not quiet."""
+        if previous is None or not changed or self.cache is None:
+            return set()
+        packages = {os.path.abspath(path): is_package for path, _, is_package in previous.files}
+        quiet = set()
+        for name, paths in previous.backing().items():
+            if name in changed and all(self._reads_as_before(previous, name, spelled.get(path, path), packages)
+                                       for path in paths):
+                quiet.add(name)
+        return quiet
+
+    def _reads_as_before(self, previous: ModuleStore, name: str, path: str, packages: dict[str, bool]) -> bool:
+        """``path`` as the run spells it (a summary keeps the path it was made for)."""
+        absolute = os.path.abspath(path)
+        before = previous.digests.get(absolute)
+        if before is None:
+            return False
+        if self._digest(path) == before:
+            return True
+        is_package = packages.get(absolute, os.path.basename(path) == "__init__.py")
+        old = load_summary(self.cache, before, name, is_package, path)
+        if old is None or old.error is not None:
+            return False
+        new = self._summary_for(path)
+        return new.error is None and new.module == old.module and reader_digest(new) == reader_digest(old)
+
     def _summary_for(self, path: str) -> ModuleSummary:
         """A module the loader needs: from memory, the cache, or summarized here."""
         found = self._cached_summary(path)
@@ -402,14 +434,16 @@ class LintRun:
             self.cache.save_run(key, record)
 
 
-def _kept_findings(previous: ModuleStore | None, changed: set[str], checked: list[ModuleFile]) -> dict[str, ModuleFindings]:
-    """The kept findings of reported modules that reach no changed module, by path.
+def _kept_findings(previous: ModuleStore | None, changed: set[str], quiet: set[str],
+                   checked: list[ModuleFile]) -> dict[str, ModuleFindings]:
+    """The kept findings of reported modules that reach no changed module (a ``quiet`` one is made again itself,
+    and reaches no other), by path.
 
     Namesakes are analyzed together, so the first of them still takes precedence.
     """
     if previous is None:
         return {}
-    kept = previous.kept(((m.path, m.module) for m in checked), previous.stale(changed))
+    kept = previous.kept(((m.path, m.module) for m in checked), previous.stale(changed - quiet) | quiet)
     fresh_names = {m.module for m in checked if m.path not in kept}
     return {m.path: kept[m.path] for m in checked if m.path in kept and m.module not in fresh_names}
 
