@@ -5,7 +5,7 @@ from typing import Iterator
 from steplint.core.diagnostics import WARNING, Diagnostic
 from steplint.analysis.program import Analysis
 from steplint.analysis.flow import is_plain_callable, site_key
-from steplint.analysis.nondeterminism_sinks import HelperSinks, Sink, SinkSearch
+from steplint.analysis.nondeterminism_sinks import HelperSinks, Sink, SinkSearch, step_run_by
 from steplint.analysis.workflow_body import reaching
 from steplint.analysis.values import StepValue
 from steplint.core.framework_versions import FINGERPRINT_VERSION
@@ -13,7 +13,6 @@ from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
 from steplint.rules.base import NONDETERMINISM, Rule
 from steplint.rules.known_limits import NEVER_RESUMES
 from steplint.analysis.hash_order import hash_ordered_loops
-from steplint.analysis.values import stable_key
 from steplint.core.framework_versions import short_version
 from steplint.core.summary import CallSite, ModuleSummary, Ref, iter_calls
 
@@ -239,17 +238,7 @@ def _hash_ordered(analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnos
 
 def _step_run_in(flow, module: ModuleSummary, parts: tuple) -> StepValue | None:  # noqa: ANN001 - a ModuleFlow
     """The first step the calls in ``parts`` run, directly or through plain helpers of the analyzed code."""
-    for call in iter_calls(parts):
-        calls = flow.calls_at(module, call.span)
-        steps = sorted((v for v in calls if isinstance(v, StepValue) and v.kind == "step"), key=stable_key)
-        if steps:
-            return steps[0]
-        starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
-        found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step") \
-            if starts else None
-        if found is not None:
-            return found.callee  # type: ignore[return-value]
-    return None
+    return next((step for call in iter_calls(parts) if (step := step_run_by(flow, module, call)) is not None), None)
 
 
 def _shown(expr: object) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from steplint.analysis.checkpoint_storages import PICKLING, CheckpointStorages
-from steplint.analysis.checkpoint_types import CheckpointTypeJudge, has_main_guard
+from steplint.analysis.checkpoint_types import CheckpointTypeJudge, allowed_entries
 from steplint.analysis.program import Analysis, Decorated, maf_name
 from steplint.analysis.values import InstanceValue
 from steplint.core.diagnostics import Diagnostic
@@ -214,8 +214,7 @@ def _made_name(analysis: Analysis, step: Decorated, blocked: str) -> tuple[str, 
         if isinstance(value, InstanceValue) and display_qualname(value.cls.qualname) == blocked:
             module = analysis.engine.modules_by_path.get(value.cls.path)
             if module is not None:
-                return (f"{module.module}:{value.cls.qualname}",
-                        f"__main__:{value.cls.qualname}" if has_main_guard(module) else None)
+                return allowed_entries(module, value.cls.qualname)
     return None
 
 

@@ -28,7 +28,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from steplint.analysis.flow import ModuleFlow
-from steplint.analysis.interpret_shared import Frame, Unit
+from steplint.analysis.interpret_shared import BUILT_WORKFLOW, Frame, Unit
 from steplint.analysis.values import ClassValue, ExternalValue, InstanceValue, StepValue, Value
 from steplint.core.summary import Attr, CallExpr, Expr, FunctionSummary, ModuleSummary, Ref, iter_calls
 
@@ -318,7 +318,7 @@ def _holders(module: ModuleSummary) -> list[FunctionSummary]:
 def _spells_constructor(func: Expr) -> bool:
     """``FunctionalWorkflow(fn, checkpoint_storage=...)``, as spelled (a prefilter: ``_scan_function`` resolves it)."""
     name = func.attr if isinstance(func, Attr) else func.dotted.rpartition(".")[2] if isinstance(func, Ref) else None
-    return name == _CONSTRUCTOR
+    return name == BUILT_WORKFLOW
 
 
 def _stem(path: str) -> str:
@@ -333,9 +333,6 @@ def _final_frame(unit: Unit, function: FunctionSummary) -> Frame:
     frame = Frame(unit, dict(unit.union_env), "function")
     frame.local_names = frozenset(function.bindings) - function.declared_global - function.declared_nonlocal
     return frame
-
-
-_CONSTRUCTOR = "FunctionalWorkflow"
 
 
 def _receiver(func: Expr) -> Expr | None:

@@ -90,8 +90,7 @@ class CheckpointTypeJudge(CheckpointJudge):
             if self.plain_class(target) is not None:
                 return None  # stored as a plain dict or list
             if target.module is not None:
-                self.allowed_name = (f"{target.module.module}:{target.cls.qualname}",
-                                     f"__main__:{target.cls.qualname}" if has_main_guard(target.module) else None)
+                self.allowed_name = allowed_entries(target.module, target.cls.qualname)
             return target.cls.name
         if target.kind != "external" or "()" in target.name:
             return None
@@ -103,6 +102,12 @@ class CheckpointTypeJudge(CheckpointJudge):
     def _is_typed_dict(self, target: Target) -> bool:
         assert target.module is not None and target.cls is not None
         return any(typing_name(base) == "TypedDict" for base in self.index.base_targets(target.module, target.cls))
+
+
+def allowed_entries(module: ModuleSummary, qualname: str) -> tuple[str, str | None]:
+    """How ``allowed_checkpoint_types`` names a class of the analyzed code: imported (MAF's ``module:qualname``),
+    and run as a script where the module can be one (``__main__:qualname``)."""
+    return f"{module.module}:{qualname}", f"__main__:{qualname}" if has_main_guard(module) else None
 
 
 def has_main_guard(module: ModuleSummary) -> bool:

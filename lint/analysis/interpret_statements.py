@@ -399,8 +399,8 @@ class Statements:
                 result.add(value)
             elif isinstance(value, ContainerValue) and value.kind == "dict":
                 result.add(value)
-            elif node.op == "/" and path_joined(frozenset({value})):  # ``folder /= "logs"``
-                result.update(path_joined(frozenset({value})))
+            elif node.op == "/" and (joined := path_joined(frozenset({value}))):  # ``folder /= "logs"``
+                result.update(joined)
             else:
                 result.add(UNKNOWN)
         self.assign(node.target, frozenset(result) or ONLY_UNKNOWN, frame)

@@ -215,14 +215,8 @@ class SinkSearch:
         return None
 
     def _step_run_by(self, call: CallExpr) -> str | None:
-        calls = self.flow.calls_at(self.module, call.span)
-        steps = sorted((v for v in calls if isinstance(v, StepValue) and v.kind == "step"), key=stable_key)
-        if steps:
-            return f"step '{self.step_name(steps[0])}'"
-        starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in self.flow.units(ids)]
-        found = self.flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step") \
-            if starts else None
-        return f"step '{self.step_name(found.callee)}'" if found is not None else None  # type: ignore[arg-type]
+        step = step_run_by(self.flow, self.module, call)
+        return f"step '{self.step_name(step)}'" if step is not None else None
 
     def sink(self, carried: Sources, sink: Sink) -> None:
         if self.only is not None and sink.kind not in self.only:
@@ -311,6 +305,18 @@ class SinkSearch:
             shown = _callee_text(call.func)
             self.sink(given, Sink("unknown", f"is passed to {shown}(), which the linter cannot follow", call.span.line))
         return frozenset()
+
+
+def step_run_by(flow: ModuleFlow, module: ModuleSummary, call: CallExpr) -> StepValue | None:
+    """The step ``call`` runs: itself, else the first a plain helper it calls reaches."""
+    calls = flow.calls_at(module, call.span)
+    steps = sorted((v for v in calls if isinstance(v, StepValue) and v.kind == "step"), key=stable_key)
+    if steps:
+        return steps[0]
+    starts = [u for callee, ids in calls.items() if is_plain_callable(callee) for u in flow.units(ids)]
+    found = flow.reach(starts, lambda unit, site, callee: isinstance(callee, StepValue) and callee.kind == "step") \
+        if starts else None
+    return found.callee if found is not None else None  # type: ignore[return-value]
 
 
 class HelperSinks:

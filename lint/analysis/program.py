@@ -277,8 +277,8 @@ class Analysis:
         assert isinstance(value, CallExpr)
         factory = self.index.resolve(module, scope, value.func)
         config: CallExpr | None = value
-        kind = _kind(maf_name(factory))
-        built = maf_name(factory) == BUILT_WORKFLOW
+        made_by = maf_name(factory)
+        kind, built = _kind(made_by), made_by == BUILT_WORKFLOW
         if kind is None and isinstance(value.func, CallExpr):
             # ``step(name="x")(fn)``: the inner call configures, the outer one wraps.
             kind = _kind(maf_name(self.index.resolve(module, scope, value.func.func)))
