@@ -60,6 +60,10 @@ class CheckpointStorages:
         self.analysis = analysis
         self._facts: StorageFacts | None = None
         self._unscanned: list[ModuleSummary] = []
+        #: The run's other files that can spell the keyword, by module name (with that name's other files), not
+        #: read until a step's reach holds one of them.
+        self._unread: dict[str, tuple[list[str], set[str]]] = {}
+        self._queued: set[str] = set()
         self._reaches: dict[str, set[str]] = {}
         self._reached: dict[str, frozenset[str]] = {}
 
@@ -88,7 +92,10 @@ class CheckpointStorages:
             self._facts = StorageFacts()
             self._facts.module_names = sorted({m.module for m in self.analysis.reported if m.error is None}
                                               | set(getattr(self.analysis.loader, "discovered", None) or ()))
-            self._unscanned = self._run_modules()
+            self._unscanned = sorted((m for m in self.analysis.reported if m.error is None),
+                                     key=lambda m: (m.module, m.path))
+            self._queued = {m.path for m in self._unscanned}
+            self._unread = self._spelling_files()
         return self._facts
 
     def _scan_reaching(self, reach: set[str] | None) -> None:
@@ -100,6 +107,7 @@ class CheckpointStorages:
         reach the step. Each import on that chain spells the name of the module it loads (``import a.b``,
         ``from . import b``, ``import_module("a.b")``, ``a.b`` on a package), so a module that cannot be the head
         of such a chain of spellings holds no workflow that reaches the step."""
+        self._read_reaching(reach)
         rest = []
         for module in self._unscanned:
             if reach is None or os.path.abspath(module.path) in reach:
@@ -139,29 +147,39 @@ class CheckpointStorages:
         found = self._reaches[step_module.path] = {os.path.abspath(path) for path in reach}
         return found
 
-    def _run_modules(self) -> list[ModuleSummary]:
-        """The reported modules and the run's other files (namesakes too: two ``main.py`` in two folders) that can
-        pass a storage: a file whose text cannot spell ``checkpoint_storage`` holds no call or decorator with that
-        keyword, so it is not read (on agent-framework's own tree, most of the files the prefilter skipped), unless
-        it is the first of its name that parses, which the index takes for the name. A name none of whose files
-        that spell it passes the keyword where ``_scan`` reads it (most of them declare or forward a parameter) is
-        left out: their summaries are not kept, nor added to the index, for a scan that would read nothing."""
-        found = {m.path: m for m in self.analysis.reported if m.error is None}
+    def _spelling_files(self) -> dict[str, tuple[list[str], set[str]]]:
+        """The run's other files (namesakes too: two ``main.py`` in two folders) whose text can spell
+        ``checkpoint_storage``, by name: a file that cannot holds no call or decorator with that keyword, so it is
+        never read (on agent-framework's own tree, most of the files the prefilter skipped)."""
+        may_name = getattr(self.analysis.loader, "may_name", None)
+        unread = {}
+        for name, paths in sorted((getattr(self.analysis.loader, "discovered", None) or {}).items()):
+            spelling = {path for path in paths if may_name is None or may_name(path, KEYWORD)}
+            if spelling:
+                unread[name] = (paths, spelling)
+        return unread
+
+    def _read_reaching(self, reach: set[str] | None) -> None:
+        """Read the files of ``_unread`` that ``reach`` holds (all of them where it is None), and queue those that
+        pass a storage for ``_scan``; the rest stay unread (a file out of every step's reach is never summarized).
+        A name none of whose files that spell the keyword passes it where ``_scan`` reads it (most of them declare
+        or forward a parameter) is left out: their summaries are not kept, nor added to the index, for a scan that
+        would read nothing. Otherwise the name's first file that parses answers for it, as the index would take it
+        for an import."""
         loader = self.analysis.loader
         index = self.analysis.index
-        may_name = getattr(loader, "may_name", None)
         peek, keep = getattr(loader, "peek", None), getattr(loader, "keep", None)
-        for name, paths in sorted((getattr(loader, "discovered", None) or {}).items()):
-            spelling = {path for path in paths if may_name is None or may_name(path, KEYWORD)}
-            if not spelling:
-                continue
+        added = False
+        for name in [n for n, (_, spelling) in self._unread.items()
+                     if reach is None or any(os.path.abspath(path) in reach for path in spelling)]:
+            paths, spelling = self._unread.pop(name)
             if peek is not None and keep is not None:
                 peeked = [peek(path) for path in paths if path in spelling]
                 if not any(summary.error is None and _holders(summary) for summary in peeked):
                     continue
                 for summary in peeked:
                     keep(summary)  # read again below, as before
-            index.module(name, name)  # the name's first file answers for it, as it would to an import
+            index.module(name, name)
             named = False
             for path in paths:
                 if named and path not in spelling:
@@ -170,9 +188,12 @@ class CheckpointStorages:
                 if loaded.error is None:
                     index.add(loaded)  # by its path: the name keeps meaning its first file (added first)
                     named = True
-                    if path in spelling:
-                        found.setdefault(loaded.path, index.by_path.get(loaded.path, loaded))
-        return sorted(found.values(), key=lambda m: (m.module, m.path))
+                    if path in spelling and loaded.path not in self._queued:
+                        self._queued.add(loaded.path)
+                        self._unscanned.append(index.by_path.get(loaded.path, loaded))
+                        added = True
+        if added:
+            self._unscanned.sort(key=lambda m: (m.module, m.path))
 
     def _scan(self, module: ModuleSummary) -> None:
         holders = _holders(module)
