@@ -4,6 +4,7 @@ from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_DEFINITION_OR_GRAPH
 from steplint.analysis.hash_order import is_builtin, string_set
+from steplint.analysis.index import Target
 from steplint.analysis.module_names import MafNames, MafReach
 from steplint.analysis.nondeterminism_sinks import SinkSearch
 from steplint.analysis.flow import site_key
@@ -13,6 +14,7 @@ from steplint.core.diagnostics import Diagnostic
 from steplint.core.framework_versions import FINGERPRINT_VERSION, format_version
 from steplint.core.summary import (
     CallExpr,
+    Const,
     FunctionSummary,
     ModuleSummary,
     Ref,
@@ -219,13 +221,20 @@ def _search(analysis: Analysis, module: ModuleSummary) -> dict[tuple, tuple[Span
 
 
 def _names_steps(analysis: Analysis, naming: "StepNaming", module: ModuleSummary) -> bool:
+    """Whether a call of ``module`` can pass a varying value to a step's name. Only a call given an argument that is
+    not a literal can (``SinkSearch`` finds a name sink only where an argument carries a source), so the others are
+    not resolved."""
     if analysis.steps_in(module):
         return True
     for body in module.functions:
         scope = None if body.qualname == "<module>" else body
-        if any(naming.arguments(module, scope, call) for call in iter_calls(body.body)):
+        if any(naming.arguments(module, scope, call) for call in iter_calls(body.body) if _may_carry(call)):
             return True
     return False
+
+
+def _may_carry(call: CallExpr) -> bool:
+    return any(type(arg) is not Const for arg in call.args) or any(type(value) is not Const for _, value in call.kwargs)
 
 
 def _message(what: str, analysis: Analysis) -> str:
@@ -291,12 +300,26 @@ class StepNaming:
         self.analysis = analysis
         self._arguments: dict[tuple, frozenset[str]] = {}
         self._parameters: dict[tuple[str, str], frozenset[str]] = {}
+        self._targets: dict[tuple, Target | None] = {}
 
     def arguments(self, module: ModuleSummary, scope: FunctionSummary | None, call: CallExpr) -> frozenset[str]:
         key = (module.path, scope.qualname if scope is not None else None, call.span)
         found = self._arguments.get(key)
         if found is None:
-            found = self._arguments[key] = _name_arguments(self, module, scope, call)
+            found = self._arguments[key] = _name_arguments(self, self.target(module, scope, call.func), call)
+        return found
+
+    def target(self, module: ModuleSummary, scope: FunctionSummary | None, func: object) -> Target | None:
+        """``ProjectIndex.resolve`` of a call's callee, once per name and the scope that binds its head (a module's
+        functions call the same names over and over)."""
+        if not isinstance(func, Ref):
+            return None
+        index = self.analysis.index
+        owner = index.find_binding(module, scope, func.dotted.split(".", 1)[0])
+        key = (module.path, owner[0].qualname if owner is not None else None, func.dotted)
+        if key in self._targets:
+            return self._targets[key]
+        found = self._targets[key] = index.resolve(module, owner[0] if owner is not None else None, func)
         return found
 
     def parameters(self, module: ModuleSummary, function: FunctionSummary) -> frozenset[str]:
@@ -307,11 +330,9 @@ class StepNaming:
         return found
 
 
-def _name_arguments(naming: StepNaming, module: ModuleSummary, scope: FunctionSummary | None,
-                    call: CallExpr) -> frozenset[str]:
+def _name_arguments(naming: StepNaming, target: Target | None, call: CallExpr) -> frozenset[str]:
     """The arguments of ``call`` (``"0"``, ``"name"``...) that become a step's name: ``name=`` of MAF's
     ``step``/``StepWrapper``; for a function of the project, the parameters it passes to such a ``name=``."""
-    target = naming.analysis.index.resolve(module, scope, call.func)
     if target is None:
         return frozenset()
     if maf_name(target) in _MAKERS:
