@@ -1,16 +1,17 @@
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
-from steplint.analysis.module_names import MafNames
+from steplint.analysis.function_values import FunctionValues
+from steplint.analysis.module_names import MafNames, MafReach
 from steplint.analysis.program import Analysis, Decorated
-from steplint.analysis.values import StepValue
+from steplint.analysis.values import ExternalValue, StepValue
 from steplint.core.diagnostics import Diagnostic, Fix
 from steplint.core.framework_versions import Version, WORKFLOW_DEFINITION, format_version
 from steplint.core.summary import (
-    Attr, CallExpr, CallSite, Const, FunctionSummary, IfStmt, ModuleSummary, Ref, iter_calls,
+    Attr, CallExpr, CallSite, Const, Expr, FunctionSummary, IfStmt, ModuleSummary, Ref, iter_calls, spelled,
 )
 from steplint.fixes.rewrites import call_through_method
 from steplint.fixes.source_texts import source_text
@@ -25,6 +26,11 @@ DEFINITION_RELEASE: Version = WORKFLOW_DEFINITION
 # 1.2.0 to 1.26.0), unless `checkpoint_id=` restores one.
 _NEEDS_EARLIER_RUN = "responses"
 _RESTORES = "checkpoint_id"
+# What a FunctionalWorkflow has and a definition (1.14+) lacks, as application code calls it.
+_DEFINITION_LACKS_NAMES = ("run", "as_agent")
+_DEFINITION_LACKS = tuple(f".{name}" for name in _DEFINITION_LACKS_NAMES)
+# MAF's agent adapter: it takes a FunctionalWorkflow and calls its run() on the agent's first run().
+_AGENT = "FunctionalWorkflowAgent"
 
 
 def _workflows(analysis: Analysis, values, built: bool = False) -> list[Decorated]:  # noqa: ANN001 - Values
@@ -44,9 +50,11 @@ class WorkflowRunMisuse(Rule):
     ## What it does
     Finds a workflow run in a way agent-framework-core refuses:
 
-    - `pipeline.run(...)` on the `@workflow` definition, when the target
-      version is 1.14 or newer (silent on 1.13 and older, where the
-      definition is the runnable workflow);
+    - `pipeline.run(...)` or `pipeline.as_agent(...)` on the `@workflow`
+      definition, when the target version is 1.14 or newer (silent on 1.13
+      and older, where the definition is the runnable workflow);
+    - `FunctionalWorkflowAgent(pipeline)` given the definition, on 1.14 or
+      newer: the agent is made, and its first `run()` raises;
     - `pipeline(...)` or `await pipeline(...)`: calling the definition (or
       the workflow `FunctionalWorkflow(fn, ...)` made), on any version;
     - `pipeline.build().run(responses=...)` without `checkpoint_id=`: a
@@ -61,8 +69,15 @@ class WorkflowRunMisuse(Rule):
     `run()` is right. Through a compatibility module too (`try: from
     agent_framework import step, workflow` / `except ImportError:`
     stand-ins: every targeted release exports both names, so the stand-ins
-    never replace them). A name the calling function binds otherwise (a
-    parameter, `wf = pipeline`) is not followed. A `.run()` under
+    never replace them). The receiver of `run()`, `as_agent()` and the
+    agent's argument are also followed through the value flow of the
+    calling function: a name it binds (`flow = make_flow()`), a factory's
+    result (`make_flow().run(...)`), an instance's attribute
+    (`Holder().flow.run(...)`, and `self._workflow.run(...)` in a method,
+    where the class's methods set `self._workflow` only to the
+    definition). Reported only where every value is a definition: a
+    parameter is unknown, and an attribute another method rebinds to
+    `self._workflow.build()` may be either. A `.run()` under
     `if hasattr(pipeline, "run"):` is not reported: it runs only where the
     definition has `run()` (1.13 and older). Only modules whose imports
     (followed at any depth, imports inside functions included) reach
@@ -134,7 +149,8 @@ class WorkflowRunMisuse(Rule):
 
     code = "STP043"
     name = "workflow-run-misuse"
-    summary = "a workflow is run in a way MAF refuses (run() or a call on the definition, responses= on a new instance)"
+    summary = ("a workflow is run in a way MAF refuses (run(), as_agent(), a call or FunctionalWorkflowAgent on the "
+               "definition, responses= on a new instance)")
     points_at = "the call expression"
     fix = "safe"
     version_dependent = True
@@ -168,53 +184,93 @@ async def main(pipeline):
     )
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
+        unsettled: list[_Unsettled] = []
         for function in module.functions:
             for call in function.calls:
-                finding = self._judge(analysis, module, function, call)
+                finding = self._judge(analysis, module, function, call, unsettled)
                 if finding is not None:
                     yield finding
+        if unsettled and _may_make_workflows(analysis, module):
+            yield from self._judge_by_flow(analysis, module, unsettled)
 
     def _judge(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
-               call: CallSite) -> Diagnostic | None:
+               call: CallSite, unsettled: list["_Unsettled"]) -> Diagnostic | None:
         callee = call.callee
-        if isinstance(callee, Ref) and callee.dotted.endswith(".run"):
-            return self._run_on_definition(analysis, module, function, call, Ref(callee.dotted[: -len(".run")]))
-        if isinstance(callee, Attr) and callee.attr == "run" and isinstance(callee.base, CallExpr):
+        definition_only = analysis.target_version >= DEFINITION_RELEASE
+        if isinstance(callee, Ref) and callee.dotted.endswith(_DEFINITION_LACKS):
+            receiver, _, method = callee.dotted.rpartition(".")
+            if not definition_only or _under_hasattr_run(module, function, call, receiver):
+                return None  # runs only where the definition has run(): 1.13 and older
+            if _definitions(analysis, module, function, Ref(receiver)):
+                return self._run_on_definition(analysis, module, function, call, receiver, method)
+            if _bound_in_body(analysis, module, function, receiver):
+                unsettled.append(_Unsettled(function, call, method, Ref(receiver), receiver))
+            return None
+        if isinstance(callee, Attr) and callee.attr == "run" and isinstance(callee.base, CallExpr) \
+                and _is_build(callee.base):
             return self._responses_on_new_instance(analysis, module, function, call, callee.base)
+        if isinstance(callee, Attr) and callee.attr in _DEFINITION_LACKS_NAMES and definition_only:
+            # ``make().run(...)``, ``Holder().flow.run(...)``: only the value flow tells what the receiver is
+            unsettled.append(_Unsettled(function, call, callee.attr, callee.base, spelled(callee.base, "the workflow")))
+            return None
         if isinstance(callee, Ref):
             called = _definitions(analysis, module, function, callee, built=True)
             if called:
                 built = any(item.built for item in called)
                 return self._report(analysis, module, call, _called(callee.dotted, analysis.target_version, built))
+            if definition_only and call.arg_count and _is_agent(analysis.service(MafNames).values(
+                    module, None if function.qualname == "<module>" else function, callee)):
+                given = _given_workflow(function, call)
+                if isinstance(given, Ref) and _definitions(analysis, module, function, given):
+                    return self._report(analysis, module, call, _agent_message(given.dotted, analysis.target_version))
+                if given is not None and (not isinstance(given, Ref)
+                                          or _bound_in_body(analysis, module, function, given.dotted)):
+                    unsettled.append(_Unsettled(function, call, _AGENT, given, spelled(given, "the workflow")))
         return None
 
+    def _judge_by_flow(self, analysis: Analysis, module: ModuleSummary,
+                       unsettled: list["_Unsettled"]) -> Iterator[Diagnostic]:
+        """The receivers the names did not settle (an attribute set in ``__init__``, a factory's result, a local
+        name), read from the value flow of the functions that hold them."""
+        functions = {item.function.qualname: item.function for item in unsettled}
+        classes = {_method_class(analysis, module, item.function) for item in unsettled} - {None}
+        # a method reads what any method of its class set on ``self`` (``__init__``'s ``self._wf = solve``): they run
+        # in one session, where an attribute holds every value they wrote
+        functions.update((f.qualname, f) for f in module.functions if f.class_qualname in classes)
+        with FunctionValues(analysis, module, functions.values()) as flow:
+            for item in unsettled:
+                if not _workflows(analysis, flow.values(item.function, item.receiver)):
+                    continue
+                if item.story == _AGENT:
+                    yield self._report(analysis, module, item.call, _agent_message(item.shown, analysis.target_version))
+                else:
+                    yield self._run_on_definition(analysis, module, item.function, item.call, item.shown, item.story,
+                                                  fixable=isinstance(item.receiver, Ref))
+
     def _run_on_definition(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
-                           call: CallSite, receiver: Ref) -> Diagnostic | None:
-        if analysis.target_version < DEFINITION_RELEASE:
-            return None
-        if _under_hasattr_run(module, function, call, receiver.dotted):
-            return None  # runs only where the definition has run(): 1.13 and older
-        if not _definitions(analysis, module, function, receiver):
-            return None
+                           call: CallSite, receiver: str, method: str = "run", fixable: bool = True) -> Diagnostic:
         version = format_version(analysis.target_version)
+        if method != "run":
+            message = (f"'{receiver}' is a @workflow definition, which has no {method}() on agent-framework-core "
+                       f"{version} (AttributeError; since 1.14 `workflow` returns a FunctionalWorkflowDefinition): "
+                       f"call '{receiver}.build().{method}(...)'")
+            return self._report(analysis, module, call, message)
         keywords = _keywords(function, call) or {}
         answers = _NEEDS_EARLIER_RUN in keywords and _RESTORES not in keywords and not (
             isinstance(keywords[_NEEDS_EARLIER_RUN], Const) and keywords[_NEEDS_EARLIER_RUN].value is None)
         # run(responses=...) answers the run that paused: a new build() has no pending request (the third story)
-        remedy = (f"build it once ('flow = {receiver.dotted}.build()'), run that, and answer with "
+        remedy = (f"build it once ('flow = {receiver}.build()'), run that, and answer with "
                   f"'flow.run(responses=...)' on the same built workflow" if answers
-                  else f"call '{receiver.dotted}.build().run(...)'")
+                  else f"call '{receiver}.build().run(...)'")
         message = (
-            f"'{receiver.dotted}' is a @workflow definition, which has no run() on agent-framework-core {version} "
+            f"'{receiver}' is a @workflow definition, which has no run() on agent-framework-core {version} "
             f"(AttributeError; since 1.14 `workflow` returns a FunctionalWorkflowDefinition): {remedy}"
         )
         finding = self._report(analysis, module, call, message)
-        return replace(finding, fix=_build_fix(analysis, module, function, call, receiver.dotted))
+        return replace(finding, fix=_build_fix(analysis, module, function, call, receiver)) if fixable else finding
 
     def _responses_on_new_instance(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
                                    call: CallSite, built: CallExpr) -> Diagnostic | None:
-        if not (isinstance(built.func, Ref) and built.func.dotted.endswith(".build")):
-            return None
         keywords = _keywords(function, call)
         if keywords is None or _NEEDS_EARLIER_RUN not in keywords or _RESTORES in keywords:
             return None
@@ -233,6 +289,100 @@ async def main(pipeline):
     @staticmethod
     def _report(analysis: Analysis, module: ModuleSummary, call: CallSite, message: str) -> Diagnostic:
         return analysis.diagnostic(module, call.span, WorkflowRunMisuse, message)
+
+
+@dataclass(frozen=True, slots=True)
+class _Unsettled:
+    """A call whose receiver (or, for the agent, whose workflow argument) the names did not settle."""
+
+    function: FunctionSummary
+    call: CallSite
+    story: str  # the method called on the receiver, or _AGENT
+    receiver: Expr
+    shown: str
+
+
+def _is_build(expr: CallExpr) -> bool:
+    """``name.build()``: what ``run(responses=...)`` on it is judged by (a built workflow's ``run`` is right)."""
+    return isinstance(expr.func, Ref) and expr.func.dotted.endswith(".build")
+
+
+def _given_workflow(function: FunctionSummary, call: CallSite) -> Expr | None:
+    """The workflow argument of ``FunctionalWorkflowAgent(workflow, ...)`` (None: not found)."""
+    for expr in iter_calls(function.body):
+        if expr.span == call.span:
+            return expr.args[0] if expr.args else expr.kwarg("workflow")
+    return None
+
+
+def _bound_in_body(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, dotted: str) -> bool:
+    """Whether the head of ``dotted`` is what only the value flow of the function can tell: a name a function scope
+    binds other than as a parameter (``flow = make_flow()``), or a method's ``self``. A module-level or imported
+    name was read by ``_definitions`` already, and another parameter holds what callers pass (unknown)."""
+    head = dotted.split(".", 1)[0]
+    scope: FunctionSummary | None = function
+    while scope is not None and scope.qualname != "<module>":
+        if head in scope.declared_global:
+            return False
+        bindings = scope.bindings.get(head)
+        if bindings:
+            if scope.class_qualname is not None and scope.params and scope.params[0].name == head:
+                return True  # a method's ``self``, read in it or in a function nested in it
+            return any(binding.kind != "param" for binding in bindings)
+        scope = analysis.index.function(module, scope.parent)
+    return False
+
+
+def _method_class(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> str | None:
+    """The class of the method ``function`` is, or is nested in (whose ``self`` it may read)."""
+    current: FunctionSummary | None = function
+    while current is not None and current.class_qualname is None:
+        current = analysis.index.function(module, current.parent)
+    return current.class_qualname if current is not None else None
+
+
+def _may_make_workflows(analysis: Analysis, module: ModuleSummary) -> bool:
+    """Whether a definition can reach the value flow of ``module``'s functions, as far as the rule looks: the module
+    makes a workflow, or one of the project's modules it imports does (a factory, a module-level definition). A
+    definition that comes from further away is not followed: the flow of a function that calls into a large
+    library's code costs much more than the rest of the rule."""
+    if not analysis.service(MafReach).reaches(module) or analysis.workflows_in(module):
+        return bool(analysis.workflows_in(module))
+    # Only the run's checked modules can make one (the prefilter reads every other file as making no workflow), and
+    # those are summarized already: an import of any other module is not loaded for this.
+    checked = analysis.service(_CheckedModules).by_name
+    names: dict[str, None] = {}
+    for scope in (module.bindings, *(f.bindings for f in module.functions)):
+        for bindings in scope.values():
+            for binding in bindings:
+                if binding.kind == "import":
+                    names[binding.target] = None
+                    if binding.imported_name:  # ``from pkg import flows``: a submodule, perhaps
+                        names[f"{binding.target}.{binding.imported_name}"] = None
+    return any(analysis.workflows_in(checked[name]) for name in names
+               if name in checked and checked[name].path != module.path)
+
+
+class _CheckedModules:
+    """The run's checked modules by name (an ``Analysis`` service)."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.by_name: dict[str, ModuleSummary] = {}
+        for checked in analysis.reported:
+            if checked.error is None:
+                self.by_name.setdefault(checked.module, checked)
+
+
+def _is_agent(values) -> bool:  # noqa: ANN001 - Values
+    """``values`` are MAF's agent adapter (``FunctionalWorkflowAgent``, imported under any name)."""
+    return bool(values) and all(isinstance(v, ExternalValue) and v.name.startswith("agent_framework.")
+                                and v.name.rsplit(".", 1)[-1] == _AGENT for v in values)
+
+
+def _agent_message(shown: str, target: Version) -> str:
+    return (f"'{shown}' is a @workflow definition, which FunctionalWorkflowAgent cannot run on agent-framework-core "
+            f"{format_version(target)}: the agent is made, and its first run() raises AttributeError (a "
+            f"FunctionalWorkflowDefinition has no run() since 1.14); pass '{shown}.build()'")
 
 
 def _definitions(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, expr: Ref,

@@ -28,7 +28,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from steplint.analysis.flow import ModuleFlow
-from steplint.analysis.interpret_shared import BUILT_WORKFLOW, Frame, Unit
+from steplint.analysis.function_values import final_frame
+from steplint.analysis.interpret_shared import BUILT_WORKFLOW, Frame
 from steplint.analysis.values import ClassValue, ExternalValue, InstanceValue, StepValue, Value
 from steplint.core.summary import Attr, CallExpr, Expr, FunctionSummary, ModuleSummary, Ref, iter_calls
 
@@ -204,7 +205,7 @@ class CheckpointStorages:
             for function in holders:
                 root = flow.roots.get((module.path, function.qualname))
                 if root is not None:
-                    self._scan_function(flow, module, function, _final_frame(root, function))
+                    self._scan_function(flow, module, function, final_frame(root, function))
         finally:
             self.analysis.engine.discard(flow.session)
 
@@ -347,13 +348,6 @@ def _stem(path: str) -> str:
     head, tail = os.path.split(path)
     name = tail.split(".", 1)[0]
     return os.path.basename(head) if name == "__init__" else name
-
-
-def _final_frame(unit: Unit, function: FunctionSummary) -> Frame:
-    """A frame in which each of ``function``'s names holds every value the run gave it."""
-    frame = Frame(unit, dict(unit.union_env), "function")
-    frame.local_names = frozenset(function.bindings) - function.declared_global - function.declared_nonlocal
-    return frame
 
 
 def _receiver(func: Expr) -> Expr | None:

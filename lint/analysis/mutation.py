@@ -31,6 +31,7 @@ from steplint.core.summary import (
     TryStmt,
     WithStmt,
     iter_calls,
+    spelled,
 )
 
 MUTATING_METHODS = frozenset({
@@ -78,17 +79,7 @@ def _assigned_into(statement: object) -> Iterator[tuple[str, str]]:
             name = root_name(target.base)
             if name is not None:
                 where = "[...]" if isinstance(target, ItemTarget) else f".{target.attr}"
-                yield name, f"assigns {_described(target.base)}{where}"
-
-
-def _described(expr: object) -> str:
-    if isinstance(expr, Ref):
-        return expr.dotted
-    if isinstance(expr, Subscript):
-        return f"{_described(expr.base)}[...]"
-    if isinstance(expr, Attr):
-        return f"{_described(expr.base)}.{expr.attr}"
-    return "..."
+                yield name, f"assigns {spelled(target.base)}{where}"
 
 
 def _mutating_call(callee: object) -> tuple[str, str] | None:
@@ -99,7 +90,7 @@ def _mutating_call(callee: object) -> tuple[str, str] | None:
     if isinstance(callee, Attr) and callee.attr in MUTATING_METHODS:
         name = root_name(callee.base)
         if name is not None:
-            return name, f"calls {_described(callee.base)}.{callee.attr}()"
+            return name, f"calls {spelled(callee.base)}.{callee.attr}()"
     return None
 
 

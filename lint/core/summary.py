@@ -635,6 +635,19 @@ REDEFINITION_MARK = "#"
 _MARKS = re.compile(r"#\d+")
 
 
+def spelled(expr: object, other: str = "...") -> str:
+    """An expression as messages show it: ``self.flow``, ``make().flow``, ``jobs[...]``; ``other`` for any other form."""
+    if isinstance(expr, Ref):
+        return expr.dotted
+    if isinstance(expr, Attr):
+        return f"{spelled(expr.base, other)}.{expr.attr}"
+    if isinstance(expr, Subscript):
+        return f"{spelled(expr.base, other)}[...]"
+    if isinstance(expr, CallExpr):
+        return f"{spelled(expr.func, other)}()"
+    return other
+
+
 def display_qualname(qualname: str) -> str:
     """A qualified name as messages show it: ``outer.inner`` for ``outer.<locals>.inner``, without redefinition marks."""
     shown = qualname.replace(".<locals>", "")

@@ -333,6 +333,21 @@ def stp043_statements() -> dict[int, str]:
     return {statement.lineno: ast.unparse(statement) for statement in chosen}
 
 
+def stp043_module() -> Any:
+    """fixtures/stp043_run_misuse/app/runner.py, imported as ``app.runner`` (its package's imports need the folder)."""
+    saved_path = list(sys.path)
+    shadowed = {name: sys.modules.pop(name) for name in list(sys.modules) if name == "app" or name.startswith("app.")}
+    saved_modules = set(sys.modules)
+    sys.path.insert(0, str(STP043_APP))
+    try:
+        return __import__("app.runner", fromlist=["runner"])
+    finally:
+        sys.path[:] = saved_path
+        for name in set(sys.modules) - saved_modules:
+            del sys.modules[name]
+        sys.modules.update(shadowed)
+
+
 def stp043_outcomes() -> dict[int, str]:
     """How each runner statement ends when run alone (an ``await`` run to its end by ``asyncio.run``; the names the
     fixture's function takes bound to a built workflow and one answer): "ran", or the exception and its message."""

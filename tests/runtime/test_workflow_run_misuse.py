@@ -70,14 +70,39 @@ def test_the_fixtures_reported_runs_fail_as_the_rule_says_and_its_near_misses_do
     outcomes = fixture_truths.stp043_outcomes()
     statements = fixture_truths.stp043_statements()
     reported = fixture_truths.expected_lines(fixture_truths.STP043_RUNNER, "STP043")
-    assert reported <= set(statements) and len(statements) > len(reported), (reported, statements)
+    in_methods = {number for number, text in enumerate(fixture_truths.STP043_RUNNER.read_text().splitlines(), 1)
+                  if "self._workflow.run(" in text}  # run by the test below
+    assert reported - in_methods <= set(statements) and len(statements) > len(reported), (reported, statements)
+    reported -= in_methods
     for line, outcome in outcomes.items():
         statement = statements[line]
         if line not in reported:
             assert not outcome.startswith((NO_RUN, NOT_CALLABLE)), (statement, outcome)
         elif "responses=" in statement:
             assert NO_PENDING in outcome, (statement, outcome)
+        elif ".as_agent(" in statement:
+            assert outcome.startswith(NO_RUN) and "'as_agent'" in outcome, (statement, outcome)
         elif ".run(" in statement:
             assert outcome.startswith(NO_RUN) and "'run'" in outcome, (statement, outcome)
         else:
             assert outcome.startswith(NOT_CALLABLE) and "not callable" in outcome, (statement, outcome)
+
+
+@pytest.mark.skipif(not HAS_DEFINITION, reason="the fixture's flows.py calls build() at import, which 1.14 brought")
+def test_a_runner_method_fails_where_the_rule_reports_it_and_a_rebuilt_attribute_runs():
+    """fixtures/stp043_run_misuse/app/runner.py's ``Runner.answer`` (and ``ThreadedRunner.answer``'s own coroutine)
+    reads the definition its ``__init__`` kept (reported in the method); ``Rebuilt`` rebinds it to a built workflow in another method (not reported: the run depends on the
+    calls made before, and once ``ready()`` ran it is right)."""
+    runner = fixture_truths.stp043_module()
+    reported = fixture_truths.expected_lines(fixture_truths.STP043_RUNNER, "STP043")
+    source = fixture_truths.STP043_RUNNER.read_text().splitlines()
+    answers = [number for number, text in enumerate(source, 1) if "self._workflow.run(text)" in text]
+    assert len(answers) == 3 and answers[0] in reported and answers[1] in reported and answers[2] not in reported, (
+        answers, reported)
+    with pytest.raises(AttributeError, match="'run'"):
+        asyncio.run(runner.Runner().answer("hi"))
+    with pytest.raises(AttributeError, match="'run'"):
+        runner.ThreadedRunner().answer("hi")
+    rebuilt = runner.Rebuilt()
+    rebuilt.ready()
+    assert asyncio.run(rebuilt.answer("hi")) == "HI"
