@@ -118,6 +118,9 @@ CASES = [
     ({"requirements.txt": "# pinned\nagent-framework-core==1.21.0 \\\n    --hash=sha256:abc\n"}, (1, 21, 0), "requirements.txt"),
     ({"requirements-dev.txt": "-r requirements.txt\nagent-framework-core>=1.20  # for the tests\n"}, (1, 20, 0), "requirements-dev.txt"),
     ({"requirements.txt": "agent-framework-core>=1.22\n", "requirements-old.txt": "agent-framework-core==1.19.0\n"}, (1, 22, 0), "requirements.txt"),
+    # a requirements/ folder (pip-tools' layout): its files by name, after the folder's own requirements*.txt
+    ({"requirements/base.txt": "httpx\n", "requirements/maf.txt": "-r base.txt\nagent-framework>=1.16.0\n"}, (1, 16, 0), "maf.txt"),
+    ({"requirements.txt": "agent-framework-core==1.19.0\n", "requirements/maf.txt": "agent-framework-core>=1.22\n"}, (1, 19, 0), "requirements.txt"),
     # a lock pins the resolved version, and beats the range it resolved
     ({"pyproject.toml": PYPROJECT + 'dependencies = ["agent-framework-core>=1.19"]\n', "uv.lock": 'version = 1\n\n[[package]]\nname = "agent-framework-core"\nversion = "1.22.0"\n'}, (1, 22, 0), "uv.lock"),
     ({"poetry.lock": '[[package]]\nname = "agent-framework-core"\nversion = "1.20.1"\n', "pyproject.toml": '[tool.poetry.dependencies]\nagent-framework-core = "^1.19"\n'}, (1, 20, 1), "poetry.lock"),

@@ -9,7 +9,9 @@ In that folder, the first of these that mentions it wins:
 2. ``pyproject.toml``: ``[project].dependencies``, Poetry's main
    dependencies, then ``[project.optional-dependencies]``,
    ``[dependency-groups]`` and Poetry's groups, each in file order;
-3. ``requirements.txt``, then the other ``requirements*.txt`` by name.
+3. ``requirements.txt``, then the other ``requirements*.txt`` by name;
+4. the ``*.txt`` files of a ``requirements/`` folder by name (``requirements/base.txt``,
+   ``requirements/maf.txt``: pip-tools' and many projects' layout).
 
 A declaration counts by its exact pin (``==1.21.0``, Poetry's bare
 ``1.21.0``) or its range's lower bound (``>=1.20,<2``, ``~=1.21``, ``^1.21``);
@@ -88,6 +90,7 @@ def _declaration_in(folder: Path) -> Declaration | None:
     if found is not None:
         return found
     requirements = sorted(folder.glob("requirements*.txt"), key=lambda p: (p.name != "requirements.txt", p.name))
+    requirements += sorted(path for path in (folder / "requirements").glob("*.txt") if path.is_file())
     for path in requirements:
         found = _first(_declared_in_requirements(path))
         if found is not None:
