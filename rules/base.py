@@ -35,6 +35,10 @@ class Family:
 NESTING = Family("nesting", "#d1242f", "a step calls a step")
 CALL_ORDER = Family("call-order", "#e16f24", "a key that falls back to call order")
 NOT_DURABLE = Family("not-durable", "#8250df", "an identity MAF cannot make durable")
+#: What a step without a durable identity does, as STP012's and STP013's messages say it (MAF raises where it exports
+#: the step cache: a checkpoint save, or the replay state of a request_info pause; a run with neither completes).
+NOT_DURABLE_OUTCOME = ("its calls fall back to the call-order key, and a run that checkpoints (a checkpoint storage) or "
+                       "pauses for request_info raises ValueError there")
 NONDETERMINISM = Family("nondeterminism", "#bf8700", "nondeterminism in the workflow body")
 BROKEN = Family("broken", "#6e7781", "a step MAF refuses or cannot restore")
 

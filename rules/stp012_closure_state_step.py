@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import NOT_DURABLE, Rule
+from steplint.rules.base import NOT_DURABLE, NOT_DURABLE_OUTCOME, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -33,8 +33,11 @@ class ClosureStateStep(Rule):
     non-durable. A wrapper built while a run is active is never durable
     either. Without a durable identity or a `replay_key`, the step's calls
     fall back to the call-order key, a call from a concurrent task raises
-    `ValueError`, and the run's first checkpoint raises `ValueError`
-    ("Cannot checkpoint @step calls without a durable replay identity").
+    `ValueError`, and so does the run's first checkpoint, with a checkpoint
+    storage, or its first `request_info` pause, with or without one
+    ("Cannot checkpoint @step calls without a durable replay identity"). A
+    run with neither completes: the hazard waits for the first storage or
+    pause the workflow is given.
 
     ## Example
     ```python
@@ -115,8 +118,8 @@ def make_fetch(base_url: str):
                     step.anchor,
                     ClosureStateStep,
                     f"step '{step.display}' is made while {owner.kind} '{owner.display}' runs: MAF never treats "
-                    "such a step's identity as durable, so its calls fall back to the call-order key and the first "
-                    "checkpoint raises ValueError; define it at module level or add replay_key=...",
+                    f"such a step's identity as durable, so {NOT_DURABLE_OUTCOME}; define it at module level or add "
+                    "replay_key=...",
                 )
                 continue
             captured = analysis.captured_names(step)
@@ -128,6 +131,6 @@ def make_fetch(base_url: str):
                 step.anchor,
                 ClosureStateStep,
                 f"step '{step.display}' captures {names} from its enclosing function: MAF cannot make that "
-                "state durable, so its calls fall back to the call-order key and the first checkpoint raises "
-                "ValueError; pass the data as fingerprintable arguments or add replay_key=...",
+                f"state durable, so {NOT_DURABLE_OUTCOME}; pass the data as fingerprintable arguments or add "
+                "replay_key=...",
             )

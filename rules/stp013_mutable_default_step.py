@@ -4,7 +4,7 @@ from typing import Iterator
 
 from steplint.core.diagnostics import Diagnostic
 from steplint.analysis.program import Analysis
-from steplint.rules.base import NOT_DURABLE, Rule
+from steplint.rules.base import NOT_DURABLE, NOT_DURABLE_OUTCOME, Rule
 from steplint.core.summary import ModuleSummary
 
 
@@ -32,9 +32,10 @@ class MutableDefaultStep(Rule):
     durable only when each is None, bool, int, float, complex, str, bytes or
     a tuple or frozenset of those. Otherwise, without a `replay_key`, the
     step's calls fall back to the call-order key, a call from a concurrent
-    task raises `ValueError`, and the run's first checkpoint raises
-    `ValueError` ("Cannot checkpoint @step calls without a durable replay
-    identity").
+    task raises `ValueError`, and so does the run's first checkpoint, with a
+    checkpoint storage, or its first `request_info` pause, with or without
+    one ("Cannot checkpoint @step calls without a durable replay
+    identity"). A run with neither completes.
 
     ## Example
     ```python
@@ -95,6 +96,6 @@ async def tag(label: str, tags: tuple[str, ...] = (), limit: int | None = None) 
                     param.default_span or param.span,
                     MutableDefaultStep,
                     f"the default of parameter '{param.name}' of step '{step.display}' is {state.what}, which MAF "
-                    "does not count as durable: its calls fall back to the call-order key and the first checkpoint "
-                    "raises ValueError; use an immutable default (None, a tuple) or add replay_key=...",
+                    f"does not count as durable: {NOT_DURABLE_OUTCOME}; use an immutable default (None, a tuple) or "
+                    "add replay_key=...",
                 )

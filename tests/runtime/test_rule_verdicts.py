@@ -134,6 +134,35 @@ async def tuple_default(label: str) -> str:
     return await with_tuple_default(label)
 
 
+@workflow(name="pausing-counter")
+async def pausing_counter(x: int) -> int:
+    value = await bump(x)
+    await maf.get_run_context().request_info({"question": "go on?"}, response_type=str, request_id="ask")
+    return value
+
+
+@workflow(name="pausing-factory-default")
+async def pausing_factory_default(label: str) -> str:
+    value = await with_factory_default(label)
+    await maf.get_run_context().request_info({"question": "go on?"}, response_type=str, request_id="ask")
+    return value
+
+
+@pytest.mark.parametrize("plain, pausing, argument", [(counting, pausing_counter, 1),
+                                                       (factory_default, pausing_factory_default, "a")],
+                         ids=["STP012-closure", "STP013-default"])
+def test_a_step_that_is_not_durable_fails_only_where_the_run_checkpoints_or_pauses(plain, pausing, argument):
+    """STP012's and STP013's messages: the run raises where it checkpoints (a storage) or pauses for request_info,
+    storage or not; a run with neither completes."""
+    assert len(run(built(plain, None).run(argument)).get_outputs()) == 1  # a counter's value varies: not compared
+    try:
+        paused = run(built(pausing, None).run(argument))
+    except ValueError as error:
+        assert HAS_FINGERPRINTS and NOT_DURABLE in str(error)
+    else:
+        assert not HAS_FINGERPRINTS and paused.get_request_info_events()
+
+
 def test_a_default_made_by_a_function_returning_a_dict_is_not_durable():
     """STP013: a dict default, wherever it comes from, is not durable identity; a tuple of ints is."""
     error = _checkpointed_run(factory_default, "a")
