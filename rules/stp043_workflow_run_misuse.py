@@ -5,13 +5,15 @@ from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
 from steplint.analysis.function_values import FunctionValues
+from steplint.analysis.interpreter import import_names
 from steplint.analysis.module_names import MafNames, MafReach
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import ExternalValue, StepValue
 from steplint.core.diagnostics import Diagnostic, Fix
 from steplint.core.framework_versions import Version, WORKFLOW_DEFINITION, format_version
 from steplint.core.summary import (
-    Attr, CallExpr, CallSite, Const, Expr, FunctionSummary, IfStmt, ModuleSummary, Ref, iter_calls, spelled,
+    Attr, AttrTarget, CallExpr, CallSite, Const, Expr, FunctionSummary, IfStmt, ModuleSummary, Ref, Span, iter_calls,
+    spelled,
 )
 from steplint.fixes.rewrites import call_through_method
 from steplint.fixes.source_texts import source_text
@@ -71,15 +73,23 @@ class WorkflowRunMisuse(Rule):
     stand-ins: every targeted release exports both names, so the stand-ins
     never replace them). The receiver of `run()`, `as_agent()` and the
     agent's argument are also followed through the value flow of the
-    calling function: a name it binds (`flow = make_flow()`), a factory's
-    result (`make_flow().run(...)`), an instance's attribute
-    (`Holder().flow.run(...)`, and `self._workflow.run(...)` in a method,
-    where the class's methods set `self._workflow` only to the
-    definition). Reported only where every value is a definition: a
-    parameter is unknown, and an attribute another method rebinds to
-    `self._workflow.build()` may be either. A `.run()` under
-    `if hasattr(pipeline, "run"):` is not reported: it runs only where the
-    definition has `run()` (1.13 and older). Only modules whose imports
+    calling function, in a module that makes a workflow or imports one of
+    the project's modules that does: a name it binds (`flow =
+    make_flow()`), a factory's result (`make_flow().run(...)`), an
+    instance's attribute (`Holder().flow.run(...)`), and
+    `self._workflow.run(...)` in a method, with every value the class's
+    methods give the attribute. Reported only where every value is a
+    definition: a parameter is unknown, and an attribute a method rebinds
+    to `self._workflow.build()` may be either. An attribute read on
+    `self` is not reported where other code of the module, or of a base
+    class's module, writes that attribute (`configure(runner)`, a base
+    class's setter, `setattr`) or a subclass binds it in its body; code of
+    other modules that sets it is not seen, so these findings offer no
+    fix. Module-level code reaches a definition only through names. A
+    `.run()` under
+    `if hasattr(pipeline, "run"):` (`as_agent()` under `hasattr(pipeline,
+    "as_agent")`) is not reported: it runs only where the definition has
+    the method (1.13 and older). Only modules whose imports
     (followed at any depth, imports inside functions included) reach
     `agent_framework` are read: no other can hold a workflow.
 
@@ -141,7 +151,9 @@ class WorkflowRunMisuse(Rule):
     with the same arguments on a new workflow, as the definition did on
     1.13. It is not offered when the call passes `responses=` or
     `checkpoint_id=` (they need the instance, or the checkpoint storage,
-    an earlier run used) or `**kwargs`.
+    an earlier run used) or `**kwargs`, nor where the receiver was found
+    through the value flow of the calling function (code the analysis does
+    not see may set it to a built workflow).
 
     ## References
     - `workflow`, `FunctionalWorkflowDefinition` and `FunctionalWorkflow.run`: https://github.com/microsoft/agent-framework/blob/main/python/packages/core/agent_framework/_workflows/_functional.py
@@ -199,8 +211,8 @@ async def main(pipeline):
         definition_only = analysis.target_version >= DEFINITION_RELEASE
         if isinstance(callee, Ref) and callee.dotted.endswith(_DEFINITION_LACKS):
             receiver, _, method = callee.dotted.rpartition(".")
-            if not definition_only or _under_hasattr_run(module, function, call, receiver):
-                return None  # runs only where the definition has run(): 1.13 and older
+            if not definition_only or _under_hasattr_run(module, function, call, receiver, method):
+                return None  # runs only where the definition has the method: 1.13 and older
             if _definitions(analysis, module, function, Ref(receiver)):
                 return self._run_on_definition(analysis, module, function, call, receiver, method)
             if _bound_in_body(analysis, module, function, receiver):
@@ -211,7 +223,7 @@ async def main(pipeline):
             return self._responses_on_new_instance(analysis, module, function, call, callee.base)
         if isinstance(callee, Attr) and callee.attr in _DEFINITION_LACKS_NAMES and definition_only:
             # ``make().run(...)``, ``Holder().flow.run(...)``: only the value flow tells what the receiver is
-            unsettled.append(_Unsettled(function, call, callee.attr, callee.base, spelled(callee.base, "the workflow")))
+            unsettled.append(_Unsettled(function, call, callee.attr, callee.base, spelled(callee.base, "")))
             return None
         if isinstance(callee, Ref):
             called = _definitions(analysis, module, function, callee, built=True)
@@ -225,7 +237,7 @@ async def main(pipeline):
                     return self._report(analysis, module, call, _agent_message(given.dotted, analysis.target_version))
                 if given is not None and (not isinstance(given, Ref)
                                           or _bound_in_body(analysis, module, function, given.dotted)):
-                    unsettled.append(_Unsettled(function, call, _AGENT, given, spelled(given, "the workflow")))
+                    unsettled.append(_Unsettled(function, call, _AGENT, given, spelled(given, "")))
         return None
 
     def _judge_by_flow(self, analysis: Analysis, module: ModuleSummary,
@@ -239,13 +251,16 @@ async def main(pipeline):
         functions.update((f.qualname, f) for f in module.functions if f.class_qualname in classes)
         with FunctionValues(analysis, module, functions.values()) as flow:
             for item in unsettled:
-                if not _workflows(analysis, flow.values(item.function, item.receiver)):
+                if not item.shown or not _workflows(analysis, flow.values(item.function, item.receiver)):
+                    continue
+                if not _kept_by_its_class(analysis, module, item):
                     continue
                 if item.story == _AGENT:
                     yield self._report(analysis, module, item.call, _agent_message(item.shown, analysis.target_version))
                 else:
+                    # what the flow found is offered no fix: code it does not see (another module) may set the value
                     yield self._run_on_definition(analysis, module, item.function, item.call, item.shown, item.story,
-                                                  fixable=isinstance(item.receiver, Ref))
+                                                  fixable=False)
 
     def _run_on_definition(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
                            call: CallSite, receiver: str, method: str = "run", fixable: bool = True) -> Diagnostic:
@@ -307,30 +322,94 @@ def _is_build(expr: CallExpr) -> bool:
     return isinstance(expr.func, Ref) and expr.func.dotted.endswith(".build")
 
 
+def _call_expr(function: FunctionSummary, call: CallSite) -> CallExpr | None:
+    """The call expression of a call site (None: not found)."""
+    return next((expr for expr in iter_calls(function.body) if expr.span == call.span), None)
+
+
 def _given_workflow(function: FunctionSummary, call: CallSite) -> Expr | None:
     """The workflow argument of ``FunctionalWorkflowAgent(workflow, ...)`` (None: not found)."""
-    for expr in iter_calls(function.body):
-        if expr.span == call.span:
-            return expr.args[0] if expr.args else expr.kwarg("workflow")
-    return None
+    expr = _call_expr(function, call)
+    return None if expr is None else expr.args[0] if expr.args else expr.kwarg("workflow")
 
 
 def _bound_in_body(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, dotted: str) -> bool:
     """Whether the head of ``dotted`` is what only the value flow of the function can tell: a name a function scope
-    binds other than as a parameter (``flow = make_flow()``), or a method's ``self``. A module-level or imported
+    binds other than as a parameter (``flow = make_flow()``), or a method's first parameter. A module-level or imported
     name was read by ``_definitions`` already, and another parameter holds what callers pass (unknown)."""
-    head = dotted.split(".", 1)[0]
-    scope: FunctionSummary | None = function
-    while scope is not None and scope.qualname != "<module>":
-        if head in scope.declared_global:
+    found = analysis.index.find_binding(module, function, dotted.split(".", 1)[0])
+    if found is None:
+        return False
+    scope, bindings = found
+    if scope.class_qualname is not None and scope.params and scope.params[0].name == dotted.split(".", 1)[0]:
+        return True  # a method's first parameter (``self``, ``cls``; a staticmethod's stays unknown in the flow)
+    return any(binding.kind != "param" for binding in bindings)
+
+
+def _kept_by_its_class(analysis: Analysis, module: ModuleSummary, item: "_Unsettled") -> bool:
+    """For ``self.attr`` (``cls.attr``) read in a method: the flow saw every write to ``attr`` only where nothing
+    else in the module writes it (``configure(runner)``, a setter of another class, ``setattr``), no other class
+    of the module binds it in its body (a subclass's ``attr = ...``), and no base class of the project writes or
+    binds it. Any other receiver: True."""
+    receiver = item.receiver
+    if not isinstance(receiver, Ref) or "." not in receiver.dotted:
+        return True
+    head, attr = receiver.dotted.split(".")[:2]
+    owner = _method_class(analysis, module, item.function)
+    found = analysis.index.find_binding(module, item.function, head)
+    if owner is None or found is None or not found[0].params or found[0].params[0].name != head:
+        return True
+    modules = {module.path: module}
+    related = {(module.path, owner)}  # the class, its bases of the project, its subclasses in the module
+    cls = next((c for c in module.classes if c.qualname == owner), None)
+    for base in cls.bases if cls is not None else ():
+        target = analysis.index.resolve(module, None, base) if isinstance(base, Ref) else None
+        if target is not None and target.module is not None:
+            modules.setdefault(target.module.path, target.module)
+            related.add((target.module.path, target.name))
+    for other in module.classes:
+        if any(isinstance(base, Ref) and (target := analysis.index.resolve(module, None, base)) is not None
+               and target.module is module and target.name == owner for base in other.bases):
+            related.add((module.path, other.qualname))
+    for holder in modules.values():
+        if any((holder.path, c.qualname) in related - {(module.path, owner)} and attr in c.body_names
+               for c in holder.classes):
             return False
-        bindings = scope.bindings.get(head)
-        if bindings:
-            if scope.class_qualname is not None and scope.params and scope.params[0].name == head:
-                return True  # a method's ``self``, read in it or in a function nested in it
-            return any(binding.kind != "param" for binding in bindings)
-        scope = analysis.index.function(module, scope.parent)
-    return False
+        for function in holder.functions:
+            method_of = _method_class(analysis, holder, function)
+            if holder is module and method_of == owner:
+                continue
+            # ``self.attr = ...`` in another class's method writes that class's instances only
+            own = _first_parameter(analysis, holder, function) if method_of is not None else None
+            if _writes_attribute(function.body, attr, own if (holder.path, method_of) not in related else None):
+                return False
+    return True
+
+
+def _first_parameter(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> str | None:
+    """The name of the first parameter of the method ``function`` is (or is nested in)."""
+    current: FunctionSummary | None = function
+    while current is not None and current.class_qualname is None:
+        current = analysis.index.function(module, current.parent)
+    return current.params[0].name if current is not None and current.params else None
+
+
+def _writes_attribute(node: object, attr: str, unrelated_self: str | None = None) -> bool:
+    """Whether ``node`` (statements) assigns ``<anything>.attr`` or calls ``setattr``; ``unrelated_self``: the first
+    parameter of a method of a class unrelated to the reader's, whose ``self.attr = ...`` does not count."""
+    if isinstance(node, AttrTarget):
+        if node.attr == attr and not (isinstance(node.base, Ref) and node.base.dotted == unrelated_self):
+            return True
+        return _writes_attribute(node.base, attr, unrelated_self)
+    if isinstance(node, CallExpr) and isinstance(node.func, Ref) and node.func.dotted.rsplit(".", 1)[-1] in (
+            "setattr", "__setattr__"):
+        return True
+    if isinstance(node, tuple):
+        return any(_writes_attribute(item, attr, unrelated_self) for item in node)
+    if node is None or isinstance(node, (str, int, float, bool, bytes, Span)):
+        return False
+    return any(_writes_attribute(getattr(node, name, None), attr, unrelated_self)
+               for name in getattr(type(node), "__slots__", ()))
 
 
 def _method_class(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> str | None:
@@ -348,29 +427,10 @@ def _may_make_workflows(analysis: Analysis, module: ModuleSummary) -> bool:
     library's code costs much more than the rest of the rule."""
     if not analysis.service(MafReach).reaches(module) or analysis.workflows_in(module):
         return bool(analysis.workflows_in(module))
-    # Only the run's checked modules can make one (the prefilter reads every other file as making no workflow), and
-    # those are summarized already: an import of any other module is not loaded for this.
-    checked = analysis.service(_CheckedModules).by_name
-    names: dict[str, None] = {}
-    for scope in (module.bindings, *(f.bindings for f in module.functions)):
-        for bindings in scope.values():
-            for binding in bindings:
-                if binding.kind == "import":
-                    names[binding.target] = None
-                    if binding.imported_name:  # ``from pkg import flows``: a submodule, perhaps
-                        names[f"{binding.target}.{binding.imported_name}"] = None
-    return any(analysis.workflows_in(checked[name]) for name in names
-               if name in checked and checked[name].path != module.path)
-
-
-class _CheckedModules:
-    """The run's checked modules by name (an ``Analysis`` service)."""
-
-    def __init__(self, analysis: Analysis) -> None:
-        self.by_name: dict[str, ModuleSummary] = {}
-        for checked in analysis.reported:
-            if checked.error is None:
-                self.by_name.setdefault(checked.module, checked)
+    # The imports are loaded as an import of them would be (so every process, and a run of this one file, answers
+    # alike, and the cache records them).
+    names = import_names([f.body for f in module.functions] + [c.body for c in module.classes])
+    return any(analysis.workflows_in(loaded) for loaded in analysis.engine.imported_modules(module, names))
 
 
 def _is_agent(values) -> bool:  # noqa: ANN001 - Values
@@ -418,14 +478,15 @@ def _local_definitions(analysis: Analysis, module: ModuleSummary, scope: Functio
     return []
 
 
-def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: CallSite, receiver: str) -> bool:
-    """Whether ``call`` sits in the body of ``if hasattr(<receiver>, "run"):`` (the builtin ``hasattr``)."""
+def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: CallSite, receiver: str,
+                       method: str = "run") -> bool:
+    """Whether ``call`` sits in the body of ``if hasattr(<receiver>, "<method>"):`` (the builtin ``hasattr``)."""
     if "hasattr" in module.bindings or any("hasattr" in f.bindings for f in module.functions):
         return False
     blocks = [function.body]
     while blocks:
         for statement in blocks.pop():
-            if isinstance(statement, IfStmt) and _tests_run(statement.test, receiver) and any(
+            if isinstance(statement, IfStmt) and _tests_has(statement.test, receiver, method) and any(
                     expr.span == call.span for expr in iter_calls(statement.body)):
                 return True
             blocks.extend(getattr(statement, field) for field in ("body", "orelse", "final")
@@ -435,10 +496,10 @@ def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: C
     return False
 
 
-def _tests_run(test: object, receiver: str) -> bool:
+def _tests_has(test: object, receiver: str, method: str) -> bool:
     return (isinstance(test, CallExpr) and isinstance(test.func, Ref) and test.func.dotted == "hasattr"
             and len(test.args) == 2 and not test.kwargs and isinstance(test.args[0], Ref)
-            and test.args[0].dotted == receiver and isinstance(test.args[1], Const) and test.args[1].value == "run")
+            and test.args[0].dotted == receiver and isinstance(test.args[1], Const) and test.args[1].value == method)
 
 
 def _called(name: str, target: Version, built: bool = False) -> str:
@@ -454,10 +515,8 @@ def _called(name: str, target: Version, built: bool = False) -> str:
 
 def _keywords(function: FunctionSummary, call: CallSite) -> dict | None:
     """The call's keyword arguments by name (``**`` for a ``**mapping``), or None where it is not found."""
-    for expr in iter_calls(function.body):
-        if expr.span == call.span:
-            return dict(expr.kwargs)
-    return None
+    expr = _call_expr(function, call)
+    return dict(expr.kwargs) if expr is not None else None
 
 
 def _build_fix(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, call: CallSite,
