@@ -349,8 +349,8 @@ def _bound_in_body(analysis: Analysis, module: ModuleSummary, function: Function
 def _kept_by_its_class(analysis: Analysis, module: ModuleSummary, item: "_Unsettled") -> bool:
     """For ``self.attr`` (``cls.attr``) read in a method: the flow saw every write to ``attr`` only where nothing
     else in the module writes it (``configure(runner)``, a setter of another class, ``setattr``), no other class
-    of the module binds it in its body (a subclass's ``attr = ...``), and no base class of the project writes or
-    binds it. Any other receiver: True."""
+    of the module binds it in its body (a subclass's ``attr = ...``), and no base class of the project, at any depth,
+    writes or binds it. Any other receiver: True."""
     receiver = item.receiver
     if not isinstance(receiver, Ref) or "." not in receiver.dotted:
         return True
@@ -360,13 +360,16 @@ def _kept_by_its_class(analysis: Analysis, module: ModuleSummary, item: "_Unsett
     if owner is None or found is None or not found[0].params or found[0].params[0].name != head:
         return True
     modules = {module.path: module}
-    related = {(module.path, owner)}  # the class, its bases of the project, its subclasses in the module
-    cls = next((c for c in module.classes if c.qualname == owner), None)
-    for base in cls.bases if cls is not None else ():
-        target = analysis.index.resolve(module, None, base) if isinstance(base, Ref) else None
-        if target is not None and target.module is not None:
-            modules.setdefault(target.module.path, target.module)
-            related.add((target.module.path, target.name))
+    related = {(module.path, owner)}  # the class, its bases of the project (at any depth), its subclasses in the module
+    pending = [(module, next((c for c in module.classes if c.qualname == owner), None))]
+    while pending:
+        holder, cls = pending.pop()
+        for base in cls.bases if cls is not None else ():
+            target = analysis.index.resolve(holder, None, base) if isinstance(base, Ref) else None
+            if target is not None and target.module is not None and (target.module.path, target.name) not in related:
+                modules.setdefault(target.module.path, target.module)
+                related.add((target.module.path, target.name))
+                pending.append((target.module, target.cls))
     for other in module.classes:
         if any(isinstance(base, Ref) and (target := analysis.index.resolve(module, None, base)) is not None
                and target.module is module and target.name == owner for base in other.bases):

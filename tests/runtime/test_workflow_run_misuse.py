@@ -97,9 +97,9 @@ def test_a_runner_method_fails_where_the_rule_reports_it_and_a_rebuilt_attribute
     reported = fixture_truths.expected_lines(fixture_truths.STP043_RUNNER, "STP043")
     source = fixture_truths.STP043_RUNNER.read_text().splitlines()
     answers = [number for number, text in enumerate(source, 1) if "self._" in text and ".run(text)" in text]
-    # Runner, ThreadedRunner: reported; Keeper, Configured, Rebuilt: not
-    assert len(answers) == 5 and [number in reported for number in answers] == [True, True, False, False, False], (
-        answers, reported)
+    # Runner, ThreadedRunner: reported; Keeper, Configured, SetRunner, Rebuilt: not
+    assert len(answers) == 6 and [number in reported for number in answers] == [True, True, False, False, False,
+                                                                                   False], (answers, reported)
     with pytest.raises(AttributeError, match="'run'"):
         asyncio.run(runner.Runner().answer("hi"))
     with pytest.raises(AttributeError, match="'run'"):
@@ -111,3 +111,6 @@ def test_a_runner_method_fails_where_the_rule_reports_it_and_a_rebuilt_attribute
     assert asyncio.run(runner.BuiltKeeper().answer("hi")) == "HI"
     assert asyncio.run(runner.BuiltShared.answer("hi")) == "HI"
     assert asyncio.run(runner.configure(runner.Configured()).answer("hi")) == "HI"
+    set_runner = runner.SetRunner()
+    set_runner.use(runner.pipeline.build())
+    assert asyncio.run(set_runner.answer("hi")) == "HI"
