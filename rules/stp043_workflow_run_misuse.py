@@ -337,11 +337,12 @@ def _bound_in_body(analysis: Analysis, module: ModuleSummary, function: Function
     """Whether the head of ``dotted`` is what only the value flow of the function can tell: a name a function scope
     binds other than as a parameter (``flow = make_flow()``), or a method's first parameter. A module-level or imported
     name was read by ``_definitions`` already, and another parameter holds what callers pass (unknown)."""
-    found = analysis.index.find_binding(module, function, dotted.split(".", 1)[0])
+    head = dotted.split(".", 1)[0]
+    found = analysis.index.find_binding(module, function, head)
     if found is None:
         return False
     scope, bindings = found
-    if scope.class_qualname is not None and scope.params and scope.params[0].name == dotted.split(".", 1)[0]:
+    if scope.class_qualname is not None and scope.params and scope.params[0].name == head:
         return True  # a method's first parameter (``self``, ``cls``; a staticmethod's stays unknown in the flow)
     return any(binding.kind != "param" for binding in bindings)
 
@@ -379,22 +380,15 @@ def _kept_by_its_class(analysis: Analysis, module: ModuleSummary, item: "_Unsett
                for c in holder.classes):
             return False
         for function in holder.functions:
-            method_of = _method_class(analysis, holder, function)
+            method = _enclosing_method(analysis, holder, function)
+            method_of = method.class_qualname if method is not None else None
             if holder is module and method_of == owner:
                 continue
             # ``self.attr = ...`` in another class's method writes that class's instances only
-            own = _first_parameter(analysis, holder, function) if method_of is not None else None
+            own = method.params[0].name if method is not None and method.params else None
             if _writes_attribute(function.body, attr, own if (holder.path, method_of) not in related else None):
                 return False
     return True
-
-
-def _first_parameter(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> str | None:
-    """The name of the first parameter of the method ``function`` is (or is nested in)."""
-    current: FunctionSummary | None = function
-    while current is not None and current.class_qualname is None:
-        current = analysis.index.function(module, current.parent)
-    return current.params[0].name if current is not None and current.params else None
 
 
 def _writes_attribute(node: object, attr: str, unrelated_self: str | None = None) -> bool:
@@ -415,12 +409,18 @@ def _writes_attribute(node: object, attr: str, unrelated_self: str | None = None
                for name in getattr(type(node), "__slots__", ()))
 
 
-def _method_class(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> str | None:
-    """The class of the method ``function`` is, or is nested in (whose ``self`` it may read)."""
+def _enclosing_method(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> FunctionSummary | None:
+    """The method ``function`` is, or is nested in (whose first parameter it may read)."""
     current: FunctionSummary | None = function
     while current is not None and current.class_qualname is None:
         current = analysis.index.function(module, current.parent)
-    return current.class_qualname if current is not None else None
+    return current
+
+
+def _method_class(analysis: Analysis, module: ModuleSummary, function: FunctionSummary) -> str | None:
+    """The class of the method ``function`` is, or is nested in (whose ``self`` it may read)."""
+    method = _enclosing_method(analysis, module, function)
+    return method.class_qualname if method is not None else None
 
 
 def _may_make_workflows(analysis: Analysis, module: ModuleSummary) -> bool:

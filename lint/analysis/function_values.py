@@ -44,10 +44,10 @@ class FunctionValues:
 
     def values(self, function: FunctionSummary, expr: Expr) -> Values:
         """What ``expr`` may hold when read in ``function`` (nothing where the function did not run)."""
-        frame = self._frames.get(function.qualname)
         if function.qualname not in self._frames:
             root = self.flow.roots.get((self.module.path, function.qualname))
-            frame = self._frames[function.qualname] = final_frame(root, function) if root is not None else None
+            self._frames[function.qualname] = final_frame(root, function) if root is not None else None
+        frame = self._frames[function.qualname]
         return self.flow.session.expr(expr, frame) if frame is not None else frozenset()
 
     def close(self) -> None:
