@@ -32,6 +32,7 @@ _PER_PROCESS = frozenset({"os.getpid", "os.getppid", "socket.gethostname", "plat
 _POSITIONAL = frozenset({"enumerate", "zip"})
 _MAKERS = frozenset({"step", "StepWrapper"})
 _SET_ORDER = "the iteration order of a set of strings"
+_UNASKED = object()
 
 
 class UnstableStepName(Rule):
@@ -189,9 +190,10 @@ def _search(analysis: Analysis, module: ModuleSummary) -> dict[tuple, tuple[Span
     if not analysis.service(MafReach).reaches(module):
         return {}  # no call of it can make a step, nor reach one that does
     sources_by_body: dict[int, dict[tuple, tuple[Span, str]]] = {}  # by position in module.functions
+    verdicts: dict = {}
     for position, body in enumerate(module.functions):
         if not body.is_lambda:
-            sources = _sources(analysis, module, None if body.qualname == "<module>" else body, body)
+            sources = _sources(analysis, module, None if body.qualname == "<module>" else body, body, verdicts)
             if sources:
                 sources_by_body[position] = sources
     if not analysis.steps_in(module) and (not sources_by_body or not _names_steps(analysis, naming, module)):
@@ -216,7 +218,7 @@ def _search(analysis: Analysis, module: ModuleSummary) -> dict[tuple, tuple[Span
             found.setdefault(key, sources[key])
         carried_by_scope[body.qualname] = search.names
     for step in analysis.steps_in(module):
-        found.update(_in_decorator(analysis, module, step, carried_by_scope))
+        found.update(_in_decorator(analysis, module, step, carried_by_scope, verdicts))
     return found
 
 
@@ -265,12 +267,24 @@ def _step_namer(analysis: Analysis):  # noqa: ANN202
 
 # --- where the values come from ---------------------------------------------------------------------------
 
-def _sources(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None,
-             body: FunctionSummary) -> dict[tuple, tuple[Span, str]]:
-    """The calls in ``body`` (lambdas aside) whose value differs from one process to the next, by site."""
+def _sources(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | None, body: FunctionSummary,
+             verdicts: dict) -> dict[tuple, tuple[Span, str]]:
+    """The calls in ``body`` (lambdas aside) whose value differs from one process to the next, by site.
+    ``verdicts`` holds what each callee was found to be (``MafNames.scope_key``) for the module's other bodies."""
     found: dict[tuple, tuple[Span, str]] = {}
+    names = analysis.service(MafNames)
     for call in iter_calls(body.body):
-        what = _varies(analysis, module, scope, call)
+        func = call.func
+        if not isinstance(func, Ref):
+            continue
+        if func.dotted in _POSITIONAL:
+            what = _varies(analysis, module, scope, call)
+        else:
+            # the functions of a module call the same names over and over: each is answered once
+            key = names.scope_key(module, scope, func.dotted)
+            what = verdicts.get(key, _UNASKED)
+            if what is _UNASKED:
+                what = verdicts[key] = _varying_callee(names.values(module, scope, func))
         if what is not None:
             found[site_key(call.span)] = (call.span, what)
     return found
@@ -283,7 +297,10 @@ def _varies(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary | 
         if any(string_set(analysis.index, module, scope, arg) for arg in call.args):
             return _SET_ORDER
         return None
-    values = analysis.service(MafNames).values(module, scope, call.func)
+    return _varying_callee(analysis.service(MafNames).values(module, scope, call.func))
+
+
+def _varying_callee(values) -> str | None:  # noqa: ANN001 - Values
     names = sorted(v.name for v in values if isinstance(v, ExternalValue)
                    and (nondeterministic(v.name) or v.name in _PER_PROCESS))
     return f"{names[0]}()" if names else None
@@ -373,8 +390,8 @@ def _names_read(expr: object) -> Iterator[str]:
         yield from _names_read(getattr(expr, name, None))
 
 
-def _in_decorator(analysis: Analysis, module: ModuleSummary, step, carried_by_scope: dict  # noqa: ANN001
-                  ) -> Iterator[tuple[tuple, tuple[Span, str]]]:
+def _in_decorator(analysis: Analysis, module: ModuleSummary, step, carried_by_scope: dict,  # noqa: ANN001
+                  verdicts: dict) -> Iterator[tuple[tuple, tuple[Span, str]]]:
     """``@step(name=...)`` on a ``def``: the decorator is no statement of the scope, so it is read here, with
     what the scope's names carried at the end of its walk."""
     config = step.config_call
@@ -390,7 +407,7 @@ def _in_decorator(analysis: Analysis, module: ModuleSummary, step, carried_by_sc
         if what is not None:
             yield site_key(call.span), (call.span, what)
     carried = carried_by_scope.get(holder.qualname, {})
-    sources = _sources(analysis, module, scope, holder)
+    sources = _sources(analysis, module, scope, holder, verdicts)
     for name in set(_names_read(expr)):
         for key in carried.get(name, ()):
             if key in sources:

@@ -197,16 +197,17 @@ async def main(pipeline):
 
     def check(self, analysis: Analysis, module: ModuleSummary) -> Iterator[Diagnostic]:
         unsettled: list[_Unsettled] = []
+        callees: dict[tuple, tuple[list[Decorated], bool]] = {}  # the functions of a module call the same names
         for function in module.functions:
             for call in function.calls:
-                finding = self._judge(analysis, module, function, call, unsettled)
+                finding = self._judge(analysis, module, function, call, unsettled, callees)
                 if finding is not None:
                     yield finding
         if unsettled and _may_make_workflows(analysis, module):
             yield from self._judge_by_flow(analysis, module, unsettled)
 
-    def _judge(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary,
-               call: CallSite, unsettled: list["_Unsettled"]) -> Diagnostic | None:
+    def _judge(self, analysis: Analysis, module: ModuleSummary, function: FunctionSummary, call: CallSite,
+               unsettled: list["_Unsettled"], callees: dict[tuple, tuple[list[Decorated], bool]]) -> Diagnostic | None:
         callee = call.callee
         definition_only = analysis.target_version >= DEFINITION_RELEASE
         if isinstance(callee, Ref) and callee.dotted.endswith(_DEFINITION_LACKS):
@@ -226,12 +227,11 @@ async def main(pipeline):
             unsettled.append(_Unsettled(function, call, callee.attr, callee.base, spelled(callee.base, "")))
             return None
         if isinstance(callee, Ref):
-            called = _definitions(analysis, module, function, callee, built=True)
+            called, agent = _callee(analysis, module, function, callee, callees)
             if called:
                 built = any(item.built for item in called)
                 return self._report(analysis, module, call, _called(callee.dotted, analysis.target_version, built))
-            if definition_only and call.arg_count and _is_agent(analysis.service(MafNames).values(
-                    module, None if function.qualname == "<module>" else function, callee)):
+            if definition_only and call.arg_count and agent:
                 given = _given_workflow(function, call)
                 if isinstance(given, Ref) and _definitions(analysis, module, function, given):
                     return self._report(analysis, module, call, _agent_message(given.dotted, analysis.target_version))
@@ -315,6 +315,20 @@ class _Unsettled:
     story: str  # the method called on the receiver, or _AGENT
     receiver: Expr
     shown: str
+
+
+def _callee(analysis: Analysis, module: ModuleSummary, function: FunctionSummary, callee: Ref,
+            callees: dict[tuple, tuple[list[Decorated], bool]]) -> tuple[list[Decorated], bool]:
+    """The workflows (definitions or built) a called name surely is, and whether it is MAF's agent adapter, once per
+    name and the scope its value depends on (``MafNames.scope_key``)."""
+    names = analysis.service(MafNames)
+    scope = None if function.qualname == "<module>" else function
+    key = names.scope_key(module, scope, callee.dotted)
+    found = callees.get(key)
+    if found is None:
+        found = callees[key] = (_definitions(analysis, module, function, callee, built=True),
+                                _is_agent(names.values(module, scope, callee)))
+    return found
 
 
 def _is_build(expr: CallExpr) -> bool:

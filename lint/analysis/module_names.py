@@ -485,15 +485,26 @@ class MafNames:
         self.settled = SettledNames(self.engine)
         self._module: str | None = None
         self._values: dict[tuple[str | None, str], Values] = {}
+        self._function_names: frozenset[str] = frozenset()  # the names some function of the module binds
 
     def values(self, module: ModuleSummary, scope: FunctionSummary | None, expr: object) -> Values:
         if not isinstance(expr, Ref):
             return EMPTY
-        if module.path != self._module:
-            self._module, self._values = module.path, {}
-        key = (scope.qualname if scope is not None else None, expr.dotted)
+        key = self.scope_key(module, scope, expr.dotted)
         found = self._values.get(key)
         if found is None:
             found = self._values[key] = module_level_values(self.engine, self.index, module, scope, expr, self.reaches,
                                                                   self.settled)
         return found
+
+    def scope_key(self, module: ModuleSummary, scope: FunctionSummary | None, dotted: str) -> tuple[str | None, str]:
+        """What the value of ``dotted`` read in ``scope`` depends on: the scope, where a function of the module binds
+        its head; else only the name (an import, a module-level name or a builtin reads alike in every function), so
+        a rule can answer a name once for the module."""
+        if module.path != self._module:
+            self._module, self._values = module.path, {}
+            self._function_names = frozenset(name for function in module.functions
+                                             if function.qualname != "<module>" for name in function.bindings)
+        if scope is not None and dotted.partition(".")[0] in self._function_names:
+            return scope.qualname, dotted
+        return None, dotted
