@@ -73,6 +73,9 @@ class Trace:
     # each ReplayMismatchError raised: the refused call's label, the key, the label of the call that made the entry
     refused: list[tuple[str, str, str | None]] = field(default_factory=list)
     nested: int = 0  # bodies that got as far as their nested calls (a body that took a cached value never does)
+    failed_in_pass: dict[str, int] = field(default_factory=dict)  # a flaky call -> the run (pass) its attempt failed in
+    # calls whose body completed in a later pass than the one their attempt failed in (a pause's replay)
+    replayed_retries: set[str] = field(default_factory=set)
 
 
 PLAN: dict[str, Any] = {"top": (), "calls": {}, "memo": False, "install": None}
@@ -103,6 +106,7 @@ async def body(label: str, ctx: Any = None) -> tuple[Any, ...]:
         raise Crash(label)
     if call.flaky and label not in trace.failed_once:
         trace.failed_once.add(label)
+        trace.failed_in_pass[label] = len(trace.contexts)
         raise Flaky(label)
     answer = None
     if call.pause:
@@ -112,6 +116,8 @@ async def body(label: str, ctx: Any = None) -> tuple[Any, ...]:
         trace.nested += 1
     await run_groups(call.children)
     trace.completed[label] += 1
+    if trace.failed_in_pass.get(label, len(trace.contexts)) < len(trace.contexts):
+        trace.replayed_retries.add(label)
     if PLAN["memo"] and label in PLAN["top_labels"] and MEMO_LABEL not in MEMO:
         MEMO[MEMO_LABEL] = asyncio.ensure_future(delta(MEMO_LABEL))  # started for later, as the body returns
     return (label, color_of(label), answer)

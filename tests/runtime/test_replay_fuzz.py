@@ -158,3 +158,25 @@ def test_the_judge_lets_a_resume_without_records_run_a_body_again_as_maf_alone_d
     tally = Tally()
     judge_resume(tally, recorded, "flat", "error", (crashed, crashed, resumed, {"c1", "c3"}), alone, "40142")
     assert tally.violations["completed_rerun"] == 1, tally.describe()
+
+
+def test_the_judge_lets_a_pauses_replay_run_a_retried_top_level_call_again_as_maf_alone_does() -> None:
+    """Seed 42093 of the long mode (found on 1.26, the same on 1.18 and 1.23): top-level c7 and c14 fail once, then
+    complete, before the run pauses. In the pause's replay their first attempt, which no longer fails, takes the key
+    the failed attempt left without an entry, misses, and the body runs again: MAF's own call counter (top-level keys
+    are MAF's in every mode). MAF alone's uninterrupted run does it too; its resume is no oracle here, since it gives
+    the pausing call another call's value and never pauses. Under every policy with records the shim's resume is
+    right and counts no violation."""
+    program = dataclasses.replace(generate(42093), install_midway=0, other_process=False)
+    alone = run_configuration(program, None, "off")
+    uninterrupted, _, resumed, _ = alone
+    assert len(uninterrupted.trace.contexts) == 2, "MAF alone's uninterrupted run pauses once"
+    assert {"c7", "c14"} <= uninterrupted.trace.replayed_retries
+    assert uninterrupted.trace.completed["c7"] == 2 and uninterrupted.trace.completed["c14"] == 2
+    assert resumed.trace.wrong and len(resumed.trace.contexts) == 1, "MAF alone's resume takes another value"
+    for policy in ("error", "warn", "rerun"):
+        phases = run_configuration(program, "scoped", policy)
+        assert {"c7", "c14"} <= phases[2].trace.replayed_retries, policy
+        tally = Tally()
+        judge(tally, program, "scoped", policy, phases, alone)
+        assert tally.checks["completed_rerun"] and not any(tally.violations.values()), tally.describe()
