@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, is_key, ordered
+from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, is_key, keyed, ordered
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
     ENUM_MEMBERS,
@@ -266,6 +266,7 @@ class AttributeLookup:
 
     def store_item(self, base: Value, keys: Values, values: Values, frame: Frame, exact: bool = False) -> None:
         if isinstance(base, ContainerValue):
+            keys = keyed(self.session, keys) if base.kind == "dict" else keys
             exact = exact and base in frame.fresh and frame.conditional == 0 and len(keys) == 1
             for key in keys:
                 if is_key(key) and (base.kind == "dict" or isinstance(key, ConstValue) and base.kind in ("list", "tuple")):
@@ -287,8 +288,9 @@ class AttributeLookup:
                 factory = self.session.read_cell(base, DEFAULT_FACTORY) if by_getitem and base.kind == "dict" else EMPTY
                 if factory:  # a defaultdict: a key it may lack reads what its factory makes
                     found.update(self.session.call(factory, [], [], frame.site, frame))
-                known = [k for k in keys if is_key(k)]
-                if known and len(known) == len(keys):
+                read = keyed(self.session, keys) if base.kind == "dict" else keys
+                known = [k for k in read if is_key(k)]
+                if known and len(known) == len(read):
                     for key in known:
                         found.update(self.session.read_cell_here(base, _index(base, key), frame))
                 else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from steplint.analysis.interpret_shared import DictMerge, Frame, Unit, key_values
+from steplint.analysis.interpret_shared import DictMerge, Frame, Unit, iterated_pairs, key_values
 from steplint.analysis.values import (
     ANY,
     DEFAULT_FACTORY,
@@ -528,11 +528,30 @@ def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, fr
     merged = DictMerge(session)  # type: ignore[arg-type]
     for values in _args(args):
         merged.spread(values)
+        merged.pairs(values, frame, span)  # ``dict(pairs)``, ``dict(zip(keys, values))``
     for key, values in kwargs:
         if key == "**":
             merged.spread(values)
         else:
             merged.put(const(key), values)  # a keyword surely replaces what the mapping gave that key
+    merged.write(container, frame)
+    return frozenset({container})
+
+
+def _fromkeys(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``dict.fromkeys(keys, value=None)``: every key holds the one value."""
+    positional = _args(args)
+    if not positional:
+        return ONLY_UNKNOWN
+    value = positional[1] if len(positional) > 1 else const(None)
+    container = ContainerValue("dict", _site(span, frame), session.id)
+    merged = DictMerge(session)  # type: ignore[arg-type]
+    exact = session.exact_items(positional[0])
+    if exact is not None:
+        for keys in exact:
+            merged.put(keys, value)
+    else:
+        merged.add(session.iterate(positional[0], frame, span) or ONLY_UNKNOWN, value)
     merged.write(container, frame)
     return frozenset({container})
 
@@ -893,6 +912,7 @@ _HANDLERS: dict[str, Model] = {
     "builtins.frozenset": _copy_of("set"),
     "builtins.reversed": _copy_of("iterator"),
     "builtins.dict": _dict,
+    "builtins.dict.fromkeys": _fromkeys,
     "builtins.iter": _iter,
     "builtins.type": _type,
     "contextlib.closing": _identity,
@@ -1021,12 +1041,15 @@ def _extend(session: ModelSession, receiver: ContainerValue, positional: list[Va
             span: Span | None, frame: Frame) -> Values | None:
     """``items.extend(other)``, ``mapping.update(other, key=value)``: a dict's known keys stay known."""
     for values in positional:
+        if receiver.kind == "dict":  # ``mapping.update(pairs)``: each item a (key, value) pair, in order where known
+            for key, value, ordered in iterated_pairs(session, values, frame, span):  # type: ignore[arg-type]
+                session.store_item(receiver, key, value, frame, exact=ordered)
         for other in values:
             if isinstance(other, ContainerValue) and other.kind == "dict" and receiver.kind == "dict":
                 for key in session.container_keys(other):
                     session.store_item(receiver, key_values(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
                                        session.read_cell(other, key), frame, exact=True)
-            else:
+            elif receiver.kind != "dict":
                 session.write_cell(receiver, ANY, session.iterate(frozenset({other}), frame, span), frame)
     for key, values in kwargs:
         if key != "**":

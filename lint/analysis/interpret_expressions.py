@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import DictMerge, Frame, SessionApi, container_key, made_at, path_joined, truth
+from steplint.analysis.interpret_shared import (
+    DictMerge, Frame, SessionApi, container_key, made_at, path_joined, truth, tuple_key,
+)
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -149,9 +151,14 @@ class Expressions:
             return self._slice(base, node.items[0], frame)
         if len(node.items) == 1:
             return self.session.item(base, self.expr(node.items[0], frame), frame, by_getitem=True)
-        for item in node.items:
-            self.expr(item, frame)
-        return frozenset(v for v in base if isinstance(v, ClassValue)) or ONLY_UNKNOWN
+        items = [self.expr(item, frame) for item in node.items]
+        dicts = frozenset(v for v in base if isinstance(v, ContainerValue) and v.kind == "dict")
+        # ``routes["us", 1]`` reads the key ("us", 1); ``Box[int, str]`` is a generic alias
+        found = set(self.session.item(dicts, frozenset({tuple_key(items)}), frame, by_getitem=True)) if dicts else set()
+        found.update(v for v in base if isinstance(v, ClassValue))
+        if any(v not in dicts and not isinstance(v, ClassValue) for v in base):
+            found.add(UNKNOWN)
+        return bounded(found) if found else ONLY_UNKNOWN
 
     def _await(self, node: Await, frame: Frame) -> Values:
         outer, frame.site = frame.site, node.span or frame.site  # ``await self.prop``: the getter runs here

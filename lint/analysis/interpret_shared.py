@@ -12,12 +12,13 @@ the stage stay free of import cycles.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Iterator, Protocol
 
 from steplint.analysis.values import (
     ANY,
     EMPTY,
     KEYED_MEMBER,
+    ONLY_UNKNOWN,
     UNKNOWN,
     ClassValue,
     ConstValue,
@@ -25,6 +26,7 @@ from steplint.analysis.values import (
     ExternalValue,
     FunctionValue,
     InstanceValue,
+    KeyTuple,
     StepValue,
     Value,
     Values,
@@ -126,14 +128,16 @@ def ordered(values: Values) -> list | Values:
 
 
 def is_key(value: Value) -> bool:
-    """Whether ``value`` keys a container as itself: a literal, or an enum member that equals only itself."""
-    return type(value) is ConstValue or type(value) is InstanceValue and value.site[1] == KEYED_MEMBER
+    """Whether ``value`` keys a container as itself: a literal, an enum member that equals only itself, or a tuple of
+    those (``keyed``)."""
+    return type(value) is ConstValue or type(value) is KeyTuple or \
+        type(value) is InstanceValue and value.site[1] == KEYED_MEMBER
 
 
-def container_key(value: ConstValue | InstanceValue) -> object:
+def container_key(value: ConstValue | InstanceValue | KeyTuple) -> object:
     """A container key: ints and strs as themselves (True is 1 and 1.0 is 1 for dicts, as in Python); an enum
-    member (``is_key``) as the member."""
-    if type(value) is InstanceValue:
+    member (``is_key``) and a tuple of keys as themselves."""
+    if type(value) is InstanceValue or type(value) is KeyTuple:
         return value
     if value.kind == "bool":
         return int(value.value)  # type: ignore[arg-type]
@@ -165,8 +169,51 @@ def path_joined(values: Values) -> Values:
 
 
 def key_values(key: object) -> Values:
-    """The value a container's key is (``container_key`` backwards)."""
+    """The value a container's key is (``container_key`` backwards; a tuple of keys: not followed)."""
+    if type(key) is KeyTuple:
+        return ONLY_UNKNOWN
     return frozenset({key}) if type(key) is InstanceValue else const(key)  # type: ignore[arg-type]
+
+
+def keyed(session: "SessionApi", keys: Values) -> Values:
+    """``keys`` as a dict reads them: a tuple whose items are exactly known keys is one ``KeyTuple``."""
+    if not any(type(key) is ContainerValue and key.kind == "tuple" for key in keys):
+        return keys
+    found: set = set()
+    for key in keys:
+        items = session.exact_items(frozenset({key})) if type(key) is ContainerValue and key.kind == "tuple" else None
+        found.add(tuple_key(items) if items is not None else key)
+    return frozenset(found)
+
+
+def tuple_key(items: list[Values]) -> Value:
+    """The key a tuple of these items is: a ``KeyTuple`` where each item is one key, else unknown."""
+    if all(len(values) == 1 and is_key(next(iter(values))) for values in items):
+        return KeyTuple(tuple(container_key(next(iter(values))) for values in items))  # type: ignore[return-value]
+    return UNKNOWN
+
+
+def iterated_pairs(session: "SessionApi", iterables: Values, frame: Frame,
+                   span: "Span | None") -> Iterator[tuple[Values, Values, bool]]:
+    """The (key, value) pairs the items of ``iterables`` (dicts left out) give, with whether they come in a known
+    order: one exactly known sequence of exactly known pairs (``[("a", f), ("b", g)]``) gives its pairs in order;
+    any other iterable gives each item's first and second values, unordered (an item not known to be a pair:
+    unknown key and value)."""
+    others = frozenset(v for v in iterables if not (isinstance(v, ContainerValue) and v.kind == "dict"))
+    if not others:
+        return
+    exact = session.exact_items(others)
+    rows = [session.exact_items(item) for item in exact] if exact is not None else None
+    if rows is not None and all(row is not None and len(row) == 2 for row in rows):
+        for row in rows:
+            yield row[0], row[1], True  # type: ignore[index]
+        return
+    for item in session.iterate(others, frame, span):
+        if isinstance(item, ContainerValue) and item.kind in ("tuple", "list"):
+            yield session.read_cell(item, 0) | session.read_cell(item, ANY), \
+                session.read_cell(item, 1) | session.read_cell(item, ANY), False
+        else:
+            yield ONLY_UNKNOWN, ONLY_UNKNOWN, False
 
 
 class DictMerge:
@@ -178,6 +225,7 @@ class DictMerge:
         self.anywhere: set = set()
 
     def put(self, keys: Values, values: Values) -> None:
+        keys = keyed(self.session, keys)
         literal = [k for k in keys if is_key(k)]
         if len(literal) == 1 and len(keys) == 1:
             self.known[container_key(literal[0])] = values
@@ -187,6 +235,22 @@ class DictMerge:
             self.known[index] = self.known.get(index, EMPTY) | values
         if len(literal) != len(keys):
             self.anywhere.update(values)
+
+    def add(self, keys: Values, values: Values) -> None:
+        """A key that may be written (a pair of an iterable whose order is not known): it replaces nothing."""
+        keys = keyed(self.session, keys)
+        literal = [k for k in keys if is_key(k)]
+        for key in literal:
+            index = container_key(key)
+            self.known[index] = self.known.get(index, EMPTY) | values
+        if len(literal) != len(keys):
+            self.anywhere.update(values)
+
+    def pairs(self, iterables: Values, frame: Frame, span: "Span | None") -> None:
+        """``dict(pairs)``: each item of an iterable that is not a dict is a (key, value) pair, written in order when
+        the items are exactly known (a later pair replaces an earlier one's key, as in Python)."""
+        for key, value, ordered in iterated_pairs(self.session, iterables, frame, span):
+            (self.put if ordered else self.add)(key, value)
 
     def spread(self, others: Values, sure: frozenset = frozenset()) -> None:
         """``**other``: its keys; those it surely has (``sure``, when it is the only dict it may be) replace."""

@@ -15,6 +15,7 @@ from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf
 from steplint.core.framework_versions import ALWAYS_EXPORTED
 from steplint.analysis.values import (
     ANY,
+    BuiltinMethod,
     EMPTY,
     ONLY_UNKNOWN,
     UNKNOWN,
@@ -393,7 +394,11 @@ class Statements:
         added = session.expr(node.value, frame)
         result: set = set()
         for value in current:
-            if isinstance(value, ContainerValue) and node.op in ("+", "|"):
+            if isinstance(value, ContainerValue) and value.kind == "dict" and node.op == "|":
+                # ``table |= other`` updates the dict in place: ``other``'s keys over its own
+                builtin_models.container_method(session, BuiltinMethod(value, "update"), [added], [], None, frame)
+                result.add(value)
+            elif isinstance(value, ContainerValue) and node.op in ("+", "|"):
                 for item in session.iterate(added, frame):  # ``items += [f]`` extends the list in place
                     session.write_cell(value, ANY, frozenset({item}), frame)
                 result.add(value)

@@ -42,6 +42,15 @@ class ConstValue:
 
 
 @dataclass(frozen=True, slots=True)
+class KeyTuple:
+    """A tuple of literal keys as a dict's key (``routes[("us", 1)]``, ``routes["us", 1]``): its items as
+    ``container_key`` gives them, so ``(1, "a")`` and ``(True, "a")`` are one key, as in Python. A key only: the
+    tuple read back from the dict's keys is not followed."""
+
+    items: tuple
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionValue:
     """A function (or lambda) of the analyzed code; ``frame`` is the unit whose frame it closes over (0: none)."""
 
@@ -263,6 +272,8 @@ def _stable(value: "Value") -> tuple:
         return (kind, _stable(value.cls), _stable(value.receiver))
     if isinstance(value, StepFactoryValue):
         return (kind, value.kind)
+    if isinstance(value, KeyTuple):
+        return (kind, repr(value.items))
     return (kind,)
 
 
