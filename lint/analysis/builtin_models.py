@@ -434,15 +434,23 @@ def _reduce(session: ModelSession, args: list, kwargs: list, span: Span | None, 
     if len(positional) < 2:
         return ONLY_UNKNOWN
     items = session.iterate(positional[1], frame, span) or ONLY_UNKNOWN
-    accumulated = positional[2] if len(positional) > 2 else items
+    exact = session.exact_items(positional[1])
+    if len(positional) > 2:  # ``initial`` first, every item passed; with no item it is the result
+        start, passed, start_returned = positional[2], items, not exact
+    elif exact is not None:  # the first item first, the others passed; a single item is the result
+        start, passed, start_returned = exact[0] if exact else ONLY_UNKNOWN, frozenset().union(*exact[1:]), len(exact) < 2
+    else:
+        start, passed, start_returned = items, items, True
+    if not passed:
+        return start
+    accumulated, made = start, set()
     for _ in range(2):  # a second round passes the first round's results back in, as the loop does
-        made: set = set()
         for function in positional[0]:
-            made.update(session.call_one(function, [accumulated, items], [], span, frame))
+            made.update(session.call_one(function, [accumulated, passed], [], span, frame))
         if made <= accumulated:
             break
         accumulated = bounded(accumulated | made)
-    return accumulated
+    return bounded(made | start) if start_returned else bounded(made) or ONLY_UNKNOWN
 
 
 def _starmap(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -1010,9 +1018,12 @@ def _read_item(session: ModelSession, bases: Values, key: Value, frame: Frame) -
 
 
 def _read_attribute(session: ModelSession, bases: Values, key: Value, frame: Frame) -> Values:
-    if isinstance(key, ConstValue) and isinstance(key.value, str):
-        return session.attribute(bases, key.value, frame)
-    return ONLY_UNKNOWN
+    """``attrgetter("a")``, ``attrgetter("a.b")`` (each name in turn, as the getter reads them)."""
+    if not (isinstance(key, ConstValue) and isinstance(key.value, str)):
+        return ONLY_UNKNOWN
+    for name in key.value.split("."):
+        bases = session.attribute(bases, name, frame)
+    return bases
 
 
 _GETTERS = {"#itemgetter": _got(_read_item), "#attrgetter": _got(_read_attribute)}

@@ -222,12 +222,21 @@ class Expressions:
         return frozenset({container})
 
     def _compare(self, node: Compare, frame: Frame) -> Values:
-        """Decided only between two constants of one type (``1 == 1.0`` and ``True == 1`` stay unknown)."""
+        """``==``/``!=`` decided only between two constants of one type (``1 == 1.0`` and ``True == 1`` stay unknown);
+        ``is``/``is not`` between ``None``/``True``/``False``, between two different definitions (a function, a
+        step, a class: never one object), and between a definition and a constant."""
         left, right = self.expr(node.left, frame), self.expr(node.right, frame)
         if len(left) == 1 and len(right) == 1:
             (a,), (b,) = left, right
-            if isinstance(a, ConstValue) and isinstance(b, ConstValue) and a.kind == b.kind and a.kind != "float":
-                return const((a.value == b.value) == (node.op == "=="))
+            if node.op in ("==", "!="):
+                if isinstance(a, ConstValue) and isinstance(b, ConstValue) and a.kind == b.kind and a.kind != "float":
+                    return const((a.value == b.value) == (node.op == "=="))
+            elif isinstance(a, ConstValue) and isinstance(b, ConstValue) and {a.kind, b.kind} <= _SINGLETONS:
+                return const((a == b) == (node.op == "is"))
+            elif isinstance(a, _DEFINITIONS) and isinstance(b, _DEFINITIONS) and _definition(a) != _definition(b) \
+                    or isinstance(a, _DEFINITIONS) and isinstance(b, ConstValue) \
+                    or isinstance(a, ConstValue) and isinstance(b, _DEFINITIONS):
+                return const(node.op == "is not")  # ``handler is None`` where handler is a function: never
         return ONLY_UNKNOWN
 
     def _opaque(self, node: Opaque, frame: Frame) -> Values:
@@ -351,6 +360,21 @@ class Expressions:
                 session.write_cell(made, ANY, session.read_all_cells(base), frame)
             found.add(made)
         return frozenset(found)
+
+
+#: The constants that are one object each: ``x is None`` is decided where ``x`` is known.
+_SINGLETONS = frozenset({"NoneType", "bool"})
+#: Values that are distinct objects when they are distinct values: two different definitions are never one object.
+_DEFINITIONS = (FunctionValue, StepValue, ClassValue)
+
+
+
+def _definition(value: FunctionValue | StepValue | ClassValue) -> tuple:
+    """What makes two definitions different objects: their kind and place (closures of one ``def`` may be one object
+    seen through two contexts, so they are not told apart)."""
+    if isinstance(value, StepValue):
+        return ("step", value.kind, value.site)
+    return (type(value).__name__, value.path, value.qualname)
 
 
 MAX_UNROLLED = 32  # items of a dict comprehension's iterable run one by one (as MAX_VALUES bounds a name)

@@ -3,15 +3,22 @@
 A pattern binds as an assignment does (``a, *b = x``, ``fn = d["handler"]``, ``fn = x.handler``):
 a sequence pattern takes the subject's items by position (a sequence of another known length does not
 match, so it binds nothing there), a mapping pattern the items at its keys, a class pattern the
-subject's attributes, positional ones through the class' ``__match_args__``. A capture that got no
-value binds unknown, as an unpacking does.
+subject's attributes, positional ones through the class' ``__match_args__`` (a builtin class such as
+``list`` or ``str`` matches its one positional pattern against the subject itself); the alternatives
+of an or-pattern each bind, and a name holds what any of them gave it. A capture that got no value
+binds unknown, as an unpacking does.
+
+``outcome`` tells whether a pattern surely matches the subject's values, surely does not, or may: a
+literal or value pattern against known literals or enum members, a class pattern against instances
+whose classes are known, a sequence or mapping pattern against values that are no sequence or no
+mapping. The ``match`` statement runs only the cases that may match, as ``if`` does with a known test.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.interpret_shared import Frame, SessionApi
+from steplint.analysis.interpret_shared import Frame, SessionApi, container_key, is_key, join_envs
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -20,6 +27,7 @@ from steplint.analysis.values import (
     ClassValue,
     ConstValue,
     ContainerValue,
+    ExternalValue,
     InstanceValue,
     Values,
     bounded,
@@ -31,6 +39,7 @@ from steplint.core.summary import (
     OrPattern,
     PatternForm,
     SequencePattern,
+    ValuePattern,
 )
 
 #: Containers a sequence pattern never matches (Python: not a ``collections.abc.Sequence``).
@@ -55,8 +64,14 @@ class Patterns:
             self.session.bind(pattern.name, values or ONLY_UNKNOWN, frame)
 
     def _alternatives(self, pattern: OrPattern, values: Values, frame: Frame) -> None:
-        for alternative in pattern.alternatives:  # every alternative binds the same names: the last one's values win
+        """Every alternative binds the same names; each that may match gives them its values."""
+        saved, joined = frame.env, None
+        candidates = [a for a in pattern.alternatives if self.outcome(a, values, frame) is not False]
+        for alternative in candidates or pattern.alternatives:
+            frame.env = dict(saved)
             self.bind_pattern(alternative, values, frame)
+            joined = frame.env if joined is None else join_envs(joined, frame.env)
+        frame.env = joined if joined is not None else saved
 
     def _sequence(self, pattern: SequencePattern, values: Values, frame: Frame) -> None:
         for index, item in enumerate(pattern.items):
@@ -94,14 +109,25 @@ class Patterns:
         for key, item in zip(pattern.keys, pattern.values):
             self.bind_pattern(item, session.item(mappings, session.expr(key, frame), frame) if mappings else EMPTY, frame)
         if pattern.rest:
-            rest = ContainerValue("dict", (frame.unit.module.path, "rest", pattern.rest), session.id)
-            session.write_cell(rest, ANY, bounded(set().union(*(session.read_all_cells(v) for v in mappings
-                                                                 if isinstance(v, ContainerValue)))), frame)
+            # ``**rest``: the subject's other items, the keys the pattern names left out
+            named = {container_key(k) for key in pattern.keys for k in session.expr(key, frame) if is_key(k)}
+            site = (frame.unit.module.path, frame.unit.summary.qualname, "rest", pattern.rest, len(pattern.keys))
+            rest = ContainerValue("dict", site, session.id)
+            for mapping in mappings:
+                if not isinstance(mapping, ContainerValue):
+                    session.write_cell(rest, ANY, ONLY_UNKNOWN, frame)
+                    continue
+                for key in session.container_keys(mapping):
+                    if key not in named:
+                        session.write_cell(rest, key, session.read_cell(mapping, key), frame)
             session.bind(pattern.rest, frozenset({rest}), frame)
 
     def _class(self, pattern: ClassPattern, values: Values, frame: Frame) -> None:
         session = self.session
         classes = session.expr(pattern.cls, frame)
+        if len(pattern.positional) == 1 and classes and all(_self_matching(cls) for cls in classes):
+            self.bind_pattern(pattern.positional[0], values, frame)  # ``list([a])``, ``str(s)``: the subject itself
+            return
         matched = self._instances_of(classes, values)
         names = self._match_args(classes, len(pattern.positional), frame)
         for index, item in enumerate(pattern.positional):
@@ -135,6 +161,83 @@ class Patterns:
             found = names[:count]  # type: ignore[assignment]
         return found
 
+
+    # --- what a pattern matches ---------------------------------------------------------------
+
+    def outcome(self, pattern: PatternForm, values: Values, frame: Frame) -> bool | None:
+        """True: ``pattern`` surely matches a subject holding ``values``; False: surely not; None: it may."""
+        decide = _OUTCOMES.get(type(pattern))
+        return decide(self, pattern, values, frame) if decide is not None else None
+
+    def _capture_outcome(self, pattern: CapturePattern, values: Values, frame: Frame) -> bool | None:
+        return True if pattern.inner is None else self.outcome(pattern.inner, values, frame)
+
+    def _value_outcome(self, pattern: ValuePattern, values: Values, frame: Frame) -> bool | None:
+        wanted = self.session.expr(pattern.value, frame)
+        if len(wanted) != 1 or not values or not all(is_key(v) for v in (*wanted, *values)):
+            return None
+        (target,) = wanted
+        if pattern.identity:  # ``case None``/``True``/``False``: ``is``, so True is not 1
+            equal = [v == target for v in values]
+        else:
+            equal = [container_key(v) == container_key(target) for v in values]  # type: ignore[arg-type]
+        return True if all(equal) else False if not any(equal) else None
+
+    def _class_outcome(self, pattern: ClassPattern, values: Values, frame: Frame) -> bool | None:
+        classes = self.session.expr(pattern.cls, frame)
+        if not classes or not values or any(not isinstance(c, ClassValue) for c in classes) \
+                or any(not isinstance(v, InstanceValue) for v in values):
+            return None
+        matched = self._instances_of(classes, values)
+        if not matched:
+            return False
+        return True if len(matched) == len(values) and not pattern.positional and not pattern.keywords else None
+
+    def _sequence_outcome(self, pattern: SequencePattern, values: Values, frame: Frame) -> bool | None:
+        """False where no value is a sequence the pattern's length and items can match (``("fast", f)`` against
+        ``("slow", fetch)``); else it may match."""
+        count, star = len(pattern.items), pattern.star
+        for value in values:
+            if isinstance(value, ContainerValue) and value.kind in ("list", "tuple") and value.length >= 0:
+                if value.length == count and star < 0:
+                    items = (self.session.read_cell(value, index) for index in range(count))
+                    if all(self.outcome(item, read, frame) is not False for item, read in zip(pattern.items, items)):
+                        return None
+                elif star >= 0 and value.length >= count - 1:
+                    return None
+            elif not (isinstance(value, ConstValue) or isinstance(value, ContainerValue) and value.kind in _NOT_SEQUENCES):
+                return None
+        return False if values else None
+
+    def _mapping_outcome(self, pattern: MappingPattern, values: Values, frame: Frame) -> bool | None:
+        if values and all(isinstance(v, ConstValue) or isinstance(v, ContainerValue) and v.kind != "dict"
+                          for v in values):
+            return False
+        return None
+
+    def _alternatives_outcome(self, pattern: OrPattern, values: Values, frame: Frame) -> bool | None:
+        outcomes = [self.outcome(alternative, values, frame) for alternative in pattern.alternatives]
+        return True if True in outcomes else False if all(o is False for o in outcomes) else None
+
+
+#: The builtin classes whose one positional pattern matches the subject itself (PEP 634).
+_SELF_MATCHING = frozenset(f"builtins.{name}" for name in (
+    "bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str", "tuple"))
+
+
+def _self_matching(cls: object) -> bool:
+    return isinstance(cls, ExternalValue) and cls.name in _SELF_MATCHING
+
+
+#: What each pattern form tells of a match (a form not listed: it may match).
+_OUTCOMES: dict[type, Callable[..., bool | None]] = {
+    CapturePattern: Patterns._capture_outcome,
+    ValuePattern: Patterns._value_outcome,
+    ClassPattern: Patterns._class_outcome,
+    SequencePattern: Patterns._sequence_outcome,
+    MappingPattern: Patterns._mapping_outcome,
+    OrPattern: Patterns._alternatives_outcome,
+}
 
 #: How each pattern form binds (a form not listed, a literal or value pattern, binds nothing).
 _BINDERS: dict[type, Callable[[Patterns, PatternForm, Values, Frame], None]] = {

@@ -180,9 +180,16 @@ class Statements:
         frame.returned = True
 
     def _match(self, node: MatchStmt, frame: Frame) -> None:
+        """The cases that may match run, as ``if`` branches do: a case its pattern (``match_outcome``) or its guard
+        surely rules out does not, and none after one that surely matches."""
         subject = self.session.expr(node.subject, frame)
         ends = []
+        surely_matched = False
         for index, (captured, guard, body) in enumerate(node.cases):
+            pattern = node.patterns[index] if index < len(node.patterns) else None
+            outcome = self.session.match_outcome(pattern, subject, frame) if index < len(node.patterns) else None
+            if outcome is False:
+                continue
             env = frame.copy_env()
             for name in captured:
                 env[name] = ONLY_UNKNOWN
@@ -190,15 +197,20 @@ class Statements:
             frame.env = env
             if index < len(node.patterns):
                 frame.conditional += 1
-                self.session.bind_pattern(node.patterns[index], subject, frame)
+                self.session.bind_pattern(pattern, subject, frame)
                 frame.conditional -= 1
                 env = frame.env
-            if guard is not None:
-                self.session.expr(guard, frame)
+            passes = truth(self.session.expr(guard, frame)) if guard is not None else True
             frame.env = saved
+            if passes is False:
+                continue
             ends.append(self._branch(body, frame, env))
-        joined = frame.copy_env()
-        for env in ends:
+            if outcome is True and passes is True:
+                surely_matched = True
+                break
+        # where a case surely matched, the path that matched none does not exist
+        joined, rest = (ends[0], ends[1:]) if surely_matched else (frame.copy_env(), ends)
+        for env in rest:
             joined = join_envs(joined, env)
         self._set_env(frame, joined)
 

@@ -282,7 +282,8 @@ class Session:
         self.statements = statements = Statements(self)
         self.block, self.bind, self.assign = statements.block, statements.bind, statements.assign
         self.store_defaults = statements.store_defaults
-        self.bind_pattern = Patterns(self).bind_pattern
+        patterns = Patterns(self)
+        self.bind_pattern, self.match_outcome = patterns.bind_pattern, patterns.outcome
         records = Records(self)
         self.class_made, self.class_decorated = records.class_made, records.class_decorated
         self.calls = calls = Calls(self)

@@ -168,10 +168,10 @@ class BinOpForm:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Compare:
-    """``left == right`` or ``left != right`` (one operator): known where both sides are one constant each
+    """``left == right``, ``!=``, ``is``, ``is not`` (one operator): known where both sides are one known value each
     (``if __name__ == "__main__":`` in a module's import), else unknown; both sides are evaluated for their calls."""
 
-    op: str  # "==" or "!="
+    op: str  # "==", "!=", "is" or "is not"
     left: "Expr"
     right: "Expr"
 
@@ -397,8 +397,16 @@ class OrPattern:
     alternatives: tuple["PatternForm", ...]
 
 
-#: What a ``case`` pattern binds from the subject; None for a pattern that binds nothing (a literal, a value).
-PatternForm = Union[CapturePattern, SequencePattern, MappingPattern, ClassPattern, OrPattern, None]
+@dataclass(slots=True, unsafe_hash=True)
+class ValuePattern:
+    """``"fast"``, ``Mode.FAST`` (matched by ``==``), ``None``, ``True``, ``False`` (``identity``: matched by ``is``)."""
+
+    value: Expr
+    identity: bool = False
+
+
+#: What a ``case`` pattern binds from the subject, and what it matches; None for a form not followed.
+PatternForm = Union[CapturePattern, SequencePattern, MappingPattern, ClassPattern, OrPattern, ValuePattern, None]
 
 
 @dataclass(slots=True)

@@ -291,11 +291,12 @@ def _yield(forms: ExpressionForms, node: ast.Yield | ast.YieldFrom) -> Expr:
                      forms.span_of(node) if delegate else None)
 
 
-_EQUALITY = {ast.Eq: "==", ast.NotEq: "!="}
+_EQUALITY = {ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not"}
 
 
 def _compare(forms: ExpressionForms, node: ast.Compare) -> Expr:
-    """``a == b`` / ``a != b``: a form the analysis can decide on constants; a chain or another operator is opaque."""
+    """``a == b``, ``a != b``, ``a is b``, ``a is not b``: a form the analysis can decide on known values; a chain or
+    another operator is opaque."""
     op = _EQUALITY.get(type(node.ops[0])) if len(node.ops) == 1 else None
     if op is None:
         return forms.fallback(forms, node)

@@ -2,7 +2,8 @@
 
 A pattern binds as an assignment does: a capture takes the value matched at its place, a
 sequence pattern's items the subject's items, a mapping pattern's values the items at their keys,
-a class pattern's arguments the subject's attributes. Literal and value patterns bind nothing.
+a class pattern's arguments the subject's attributes. Literal and value patterns bind nothing; their
+value is kept, to tell which cases a known subject matches.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Callable
 from steplint.core.summary import (
     CapturePattern,
     ClassPattern,
+    Const,
     MappingPattern,
     OrPattern,
     PatternForm,
     SequencePattern,
+    ValuePattern,
 )
 from steplint.summaries.expression_forms import ExpressionForms
 
@@ -54,6 +57,14 @@ def _alternatives(forms: ExpressionForms, node: ast.MatchOr) -> PatternForm:
     return OrPattern(tuple(pattern_form(forms, item) for item in node.patterns))
 
 
+def _value(forms: ExpressionForms, node: ast.MatchValue) -> PatternForm:
+    return ValuePattern(forms.of(node.value))
+
+
+def _singleton(forms: ExpressionForms, node: ast.MatchSingleton) -> PatternForm:
+    return ValuePattern(Const(node.value), identity=True)
+
+
 _FORMS: dict[type, Callable[[ExpressionForms, ast.pattern], PatternForm]] = {
     ast.MatchAs: _capture,
     ast.MatchStar: _star,
@@ -61,4 +72,6 @@ _FORMS: dict[type, Callable[[ExpressionForms, ast.pattern], PatternForm]] = {
     ast.MatchMapping: _mapping,
     ast.MatchClass: _class,
     ast.MatchOr: _alternatives,
+    ast.MatchValue: _value,
+    ast.MatchSingleton: _singleton,
 }
