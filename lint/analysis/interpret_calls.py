@@ -14,7 +14,7 @@ from typing import Callable
 
 from steplint.analysis import builtin_models
 from steplint.analysis.builtin_models import FIELD_CLASS
-from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, maf_factory, ordered
+from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, context_tag, maf_factory, ordered
 from steplint.analysis.values import (
     ANY,
     RECORD_FIELDS,
@@ -163,7 +163,7 @@ class Calls:
             self.record(frame, span, cls, None)
             return builtin_models.call(self.session, "builtins.dict", args, kwargs, span, frame) or ONLY_UNKNOWN
         site = (frame.unit.module.path, span.line, span.col) if span is not None else (frame.unit.module.path, "raise", cls.qualname)
-        instance = InstanceValue(cls, site, self.session.id)
+        instance = InstanceValue(cls, (*site, *context_tag(frame.unit)), self.session.id)
         frame.mark_fresh(instance)
         self.record(frame, span, cls, None)
         for owner in self.session.mro(cls):

@@ -11,6 +11,7 @@ the stage stay free of import cycles.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Protocol
 
@@ -56,6 +57,7 @@ class Unit:
     module: ModuleSummary
     params: tuple[Values, ...]
     wide: bool = False  # the merged context of a function past MAX_CONTEXTS
+    tag: tuple | None = None  # context_tag, once computed (a unit's arguments never change unless it is wide)
     returns: set = field(default_factory=set)
     yields: set = field(default_factory=set)
     union_env: dict = field(default_factory=dict)  # name -> every value bound to it here (what closures see)
@@ -120,6 +122,19 @@ def truth(values: Values) -> bool | None:
     if len(truths) != 1 or any(not isinstance(v, ConstValue) for v in values):
         return None
     return truths.pop()
+
+
+def context_tag(unit: Unit) -> tuple:
+    """What tells apart the objects one ``ClassName(...)`` makes in the contexts its function is run in
+    (``make_worker(fetch)`` and ``make_worker(plain)`` make two workers, as Python does): the unit's arguments, for a
+    function run in a context of its own; nothing for a module's body or a function's widened context."""
+    if unit.wide or not isinstance(unit.function, FunctionValue):
+        return ()
+    tag = unit.tag
+    if tag is None:
+        arguments = repr(tuple(tuple(sorted(stable_key(v) for v in values)) for values in unit.params))
+        tag = unit.tag = (hashlib.blake2b(arguments.encode(), digest_size=8).hexdigest(),)
+    return tag
 
 
 def ordered(values: Values) -> list | Values:

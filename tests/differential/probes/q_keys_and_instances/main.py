@@ -4,7 +4,7 @@ factory of a factory, inside another class's __init__ and by a partial factory; 
 literal kind with the collisions Python makes (True == 1 == 1.0, 0 == False) and the ones it does not (b"a" and
 "a", None and "None", tuples); dicts built by dict(pairs), dict(zip(...)), dict.fromkeys, a comprehension, | and
 |=, ** unpacking and update(); index forms (negative, slices, nested containers, tuple subscripts). The near misses
-the analysis still reads less precisely than Python (an instance made inside a factory, a frozenset key,
+the analysis still reads less precisely than Python (a partial made inside a factory, a frozenset key,
 setdefault() of a key the dict has) are listed in README ("What the analysis treats as unknown") instead."""
 import functools
 
@@ -116,8 +116,23 @@ async def by_factory_instance(label: str) -> str:
 
 
 @step
+async def near_miss_factory_instance(label: str) -> str:
+    return await QUIET_MADE.run(label)
+
+
+@step
+async def near_miss_factory_of_factory(label: str) -> str:
+    return await QUIET_DEEP.run(label)
+
+
+@step
 async def by_instance_made_in_init(label: str) -> str:
     return await Team(fetch).lead.run(label)  # expect: STP002
+
+
+@step
+async def near_miss_instance_made_in_init(label: str) -> str:
+    return await Team(plain).lead.run(label)
 
 
 
@@ -240,7 +255,9 @@ async def flow(mode: str) -> str:
         await relay(fetch, mode), await LOUD_DEEP.run(mode), await LOUD_BOUND(mode),
         await by_forwarding(mode), await near_miss_forwarding(mode), await by_helper_that_forwards(mode),
         await near_miss_instance(mode), await by_instance(mode), await by_factory_instance(mode),
-        await by_instance_made_in_init(mode), await by_true_is_one(mode), await near_miss_false_is_zero(mode),
+        await near_miss_factory_instance(mode), await near_miss_factory_of_factory(mode),
+        await by_instance_made_in_init(mode), await near_miss_instance_made_in_init(mode),
+        await by_true_is_one(mode), await near_miss_false_is_zero(mode),
         await near_miss_float_key(mode), await by_float_key(mode), await near_miss_none_key(mode),
         await near_miss_bytes_key(mode), await by_tuple_key(mode), await by_bare_tuple_key(mode),
         await by_dict_of_pairs(mode), await by_dict_of_zip(mode),
