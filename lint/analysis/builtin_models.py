@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from steplint.analysis.interpret_shared import DictMerge, Frame, Unit, iterated_pairs, key_values
+from steplint.analysis.interpret_shared import DictMerge, Frame, Unit, context_tag, iterated_pairs, key_values
 from steplint.analysis.values import (
     ANY,
     DEFAULT_FACTORY,
@@ -105,9 +105,10 @@ def _args(args: list) -> list[Values]:
 
 
 def _site(span: Span | None, frame: Frame, *extra: object) -> tuple:
+    """Where a modeled call makes its object, and in which run of the function (``context_tag``)."""
     if span is None:
-        return (frame.unit.module.path, "builtin", *extra)
-    return (frame.unit.module.path, span.line, span.col, *extra)
+        return (frame.unit.module.path, "builtin", *extra, *context_tag(frame.unit))
+    return (frame.unit.module.path, span.line, span.col, *extra, *context_tag(frame.unit))
 
 
 def _new(session: ModelSession, kind: str, span: Span | None, frame: Frame, items: Values, *extra: object) -> Values:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from steplint.analysis.interpret_shared import (
-    DictMerge, Frame, SessionApi, container_key, made_at, path_joined, truth, tuple_key,
+    DictMerge, Frame, SessionApi, container_key, context_tag, made_at, path_joined, truth, tuple_key,
 )
 from steplint.analysis.values import (
     ANY,
@@ -261,7 +261,7 @@ class Expressions:
             return self._dict_display(node, frame)
         session = self.session
         starred = any(type(item) is Starred for item in node.items)
-        site = (frame.unit.module.path, node.site)
+        site = (frame.unit.module.path, node.site, *context_tag(frame.unit))
         container = ContainerValue(node.kind, site, session.id, -1 if starred or node.kind == "set" else len(node.items))
         frame.mark_fresh(container)
         session.write_cell(container, ANY, EMPTY, frame)
@@ -281,7 +281,7 @@ class Expressions:
     def _dict_display(self, node: Display, frame: Frame) -> Values:
         """``{k: v, **other}``: each literal key holds what its last writer gave it, as Python keeps it."""
         session = self.session
-        container = ContainerValue("dict", (frame.unit.module.path, node.site), session.id)
+        container = ContainerValue("dict", (frame.unit.module.path, node.site, *context_tag(frame.unit)), session.id)
         frame.mark_fresh(container)
         merged = DictMerge(session)
         for key, value in zip(node.keys, node.items):
@@ -294,7 +294,7 @@ class Expressions:
         return frozenset({container})
 
     def _comprehension(self, node: Comprehension, frame: Frame) -> Values:
-        site = (frame.unit.module.path, node.site)
+        site = (frame.unit.module.path, node.site, *context_tag(frame.unit))
         kind = node.kind
         container = ContainerValue("list" if kind == "generator" else kind, site, self.session.id)
         self.session.write_cell(container, ANY, EMPTY, frame)
