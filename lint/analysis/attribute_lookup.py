@@ -253,6 +253,8 @@ class AttributeLookup:
     def store_attribute(self, owner: Value, name: str, values: Values, frame: Frame) -> None:
         kind = type(owner)
         session = self.session
+        if kind is InstanceValue and self._set_through_property(owner, name, values, frame):  # type: ignore[arg-type]
+            return
         if kind is InstanceValue or kind is ClassValue or kind is FunctionValue:
             exact = owner in frame.fresh and frame.conditional == 0
             session.write_cell(owner, name, values, frame, exact=exact)
@@ -263,6 +265,24 @@ class AttributeLookup:
                 module = session.engine.modules_by_path.get(owner.path)
                 if module is not None:
                     session.write_global(module, name, values)
+
+    def _set_through_property(self, owner: InstanceValue, name: str, values: Values, frame: Frame) -> bool:
+        """``obj.name = v`` where the class order gives ``name`` a property with a setter: Python runs the setter
+        (a data descriptor comes before the instance's own attributes), and stores nothing under ``name``."""
+        for cls in self.mro(owner.cls):
+            if isinstance(cls, ExternalValue):
+                return False
+            stored = self.session.read_cell(cls, name)
+            if not stored:
+                continue
+            setters = [v.setter for v in stored if isinstance(v, DescriptorValue) and v.kind == "property"
+                       and v.setter is not None]
+            if not setters or len(setters) != len(stored):
+                return False
+            site = frame.site if frame is not None else None
+            self.session.call(frozenset(BoundMethod(setter, owner) for setter in setters), [values], [], site, frame)
+            return True
+        return False
 
     def store_item(self, base: Value, keys: Values, values: Values, frame: Frame, exact: bool = False) -> None:
         if isinstance(base, ContainerValue):

@@ -11,6 +11,7 @@ outside function calls back.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Protocol
 
 from steplint.analysis.interpret_shared import DictMerge, Frame, Unit, context_tag, iterated_pairs, key_values
@@ -400,7 +401,10 @@ def _lru_cache(session: ModelSession, args: list, kwargs: list, span: Span | Non
 
 def _descriptor(kind: str) -> Model:
     def make(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-        return frozenset(DescriptorValue(kind, v) for v in _first(args)) or ONLY_UNKNOWN
+        positional = _args(args)
+        setters = positional[1] if kind == "property" and len(positional) > 1 else dict(kwargs).get("fset", EMPTY)
+        setter = next(iter(setters)) if len(setters) == 1 else None  # ``property(fget, fset)``
+        return frozenset(DescriptorValue(kind, v, setter) for v in _first(args)) or ONLY_UNKNOWN
 
     return make
 
@@ -978,7 +982,11 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
     if name in _GETTERS and isinstance(receiver, ContainerValue):
         return _GETTERS[name](session, receiver, _args(args), frame)
     if isinstance(receiver, DescriptorValue):
-        return frozenset({receiver})  # ``@prop.setter``: the property stays (its getter is what reads see)
+        # ``@prop.setter``: the property stays (its getter is what reads see), with the setter a write runs
+        setters = _first(args) if name == "setter" and receiver.kind == "property" else EMPTY
+        if len(setters) == 1:
+            return frozenset({replace(receiver, setter=next(iter(setters)))})
+        return frozenset({receiver})
     if isinstance(receiver, ContainerValue) and receiver.kind == EXIT_STACK:
         if name not in EXIT_STACK_METHODS:
             return ONLY_UNKNOWN

@@ -167,10 +167,12 @@ class GeneratorValue:
 
 @dataclass(frozen=True, slots=True)
 class DescriptorValue:
-    """``staticmethod(f)``, ``classmethod(f)`` or ``property(f)`` in a class body."""
+    """``staticmethod(f)``, ``classmethod(f)`` or ``property(f)`` in a class body (a property's ``setter``: the
+    function ``@prop.setter`` or ``property(fget, fset)`` gave it)."""
 
     kind: str
     function: "Value"
+    setter: "Value | None" = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ __getattr__ toolboxes, properties that hand back a coroutine, __post_init__, __i
 registries, __missing__ of a dict subclass, a module's __getattr__, property setters, InitVar fields handed to
 __post_init__, __new__, the C3 method order, __slots__. Unknown (README, "What the analysis treats as unknown"): a
 descriptor's __get__, an operator overload, an __await__ written as a generator, __missing__, a module's
-__getattr__, a value written through a property setter, an InitVar handed to __post_init__, and __new__."""
+__getattr__, an InitVar handed to __post_init__, and __new__ (a property setter is followed since)."""
 from dataclasses import InitVar, dataclass, field
 
 from agent_framework import step, workflow
@@ -415,7 +415,7 @@ async def near_miss_module_getattr(label: str) -> str:
 async def by_property_setter(label: str) -> str:
     holder = Holder()
     holder.runner = fetch
-    return await holder.go(label)  # unknown: STP002
+    return await holder.go(label)  # expect: STP002
 
 
 @step
