@@ -449,12 +449,16 @@ def _reduce(session: ModelSession, args: list, kwargs: list, span: Span | None, 
     if not passed:
         return start
     accumulated, made = start, set()
-    for _ in range(2):  # a second round passes the first round's results back in, as the loop does
+    for _ in range(3):  # each round passes the results back in, as the loop does
         for function in positional[0]:
             made.update(session.call_one(function, [accumulated, passed], [], span, frame))
         if made <= accumulated:
             break
         accumulated = bounded(accumulated | made)
+    else:
+        made.add(UNKNOWN)  # still growing: what later rounds give is not known
+    if any(not isinstance(f, (FunctionValue, BoundMethod)) for f in positional[0]):
+        made.update(start | passed)  # ``reduce(operator.add, lists)``: the operands' items, as ``+`` gives them
     return bounded(made | start) if start_returned else bounded(made) or ONLY_UNKNOWN
 
 
@@ -1066,9 +1070,10 @@ def _extend(session: ModelSession, receiver: ContainerValue, positional: list[Va
                 session.store_item(receiver, key, value, frame, exact=ordered)
         for other in values:
             if isinstance(other, ContainerValue) and other.kind == "dict" and receiver.kind == "dict":
+                # a key replaces what the receiver held only where ``other`` is the one dict it may be
                 for key in session.container_keys(other):
                     session.store_item(receiver, key_values(key) if not isinstance(key, tuple) else frozenset({UNKNOWN}),
-                                       session.read_cell(other, key), frame, exact=True)
+                                       session.read_cell(other, key), frame, exact=len(values) == 1)
             elif receiver.kind != "dict":
                 session.write_cell(receiver, ANY, session.iterate(frozenset({other}), frame, span), frame)
     for key, values in kwargs:
@@ -1099,10 +1104,24 @@ def _keyed_read(name: str) -> Callable:
         if receiver.kind == "dict":
             return _get(session, receiver, positional, name, frame)
         if name == "pop" and receiver.kind in ("list", "set"):
+            _reordered(session, receiver, frame)
             return session.read_all_cells(receiver)
         return None
 
     return read
+
+
+def _reordered(session: ModelSession, receiver: ContainerValue, frame: Frame) -> None:
+    """``items.pop()``, ``remove``, ``clear``, ``reverse``, ``sort``: its items may have moved, so none is at a known
+    position any more (``exact_items`` answers None): they are all held anywhere."""
+    if receiver.kind == "list":
+        session.write_cell(receiver, ANY, session.read_all_cells(receiver) or ONLY_UNKNOWN, frame)
+
+
+def _reorder(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+             span: Span | None, frame: Frame) -> Values | None:
+    _reordered(session, receiver, frame)
+    return _NONE
 
 
 def _copy(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
@@ -1138,6 +1157,7 @@ def _items(session: ModelSession, receiver: ContainerValue, positional: list[Val
 
 def _sort(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
           span: Span | None, frame: Frame) -> Values | None:
+    _reordered(session, receiver, frame)
     for key, values in kwargs:
         if key == "key":
             _calls_each(session, values, session.read_all_cells(receiver) or ONLY_UNKNOWN, span, frame)
@@ -1162,4 +1182,7 @@ _CONTAINER_METHODS: dict[str, ContainerModel] = {
     "keys": _keys,
     "items": _items,
     "sort": _sort,
+    "reverse": _reorder,
+    "remove": _reorder,
+    "clear": _reorder,
 }

@@ -223,8 +223,8 @@ class Expressions:
 
     def _compare(self, node: Compare, frame: Frame) -> Values:
         """``==``/``!=`` decided only between two constants of one type (``1 == 1.0`` and ``True == 1`` stay unknown);
-        ``is``/``is not`` between ``None``/``True``/``False``, between two different definitions (a function, a
-        step, a class: never one object), and between a definition and a constant."""
+        ``is``/``is not`` between ``None``/``True``/``False`` and where the two surely are two objects
+        (``_two_objects``)."""
         left, right = self.expr(node.left, frame), self.expr(node.right, frame)
         if len(left) == 1 and len(right) == 1:
             (a,), (b,) = left, right
@@ -233,9 +233,7 @@ class Expressions:
                     return const((a.value == b.value) == (node.op == "=="))
             elif isinstance(a, ConstValue) and isinstance(b, ConstValue) and {a.kind, b.kind} <= _SINGLETONS:
                 return const((a == b) == (node.op == "is"))
-            elif isinstance(a, _DEFINITIONS) and isinstance(b, _DEFINITIONS) and _definition(a) != _definition(b) \
-                    or isinstance(a, _DEFINITIONS) and isinstance(b, ConstValue) \
-                    or isinstance(a, ConstValue) and isinstance(b, _DEFINITIONS):
+            elif _two_objects(a, b) or _two_objects(b, a):
                 return const(node.op == "is not")  # ``handler is None`` where handler is a function: never
         return ONLY_UNKNOWN
 
@@ -364,17 +362,23 @@ class Expressions:
 
 #: The constants that are one object each: ``x is None`` is decided where ``x`` is known.
 _SINGLETONS = frozenset({"NoneType", "bool"})
-#: Values that are distinct objects when they are distinct values: two different definitions are never one object.
+#: Values that are never a constant.
 _DEFINITIONS = (FunctionValue, StepValue, ClassValue)
 
 
-
-def _definition(value: FunctionValue | StepValue | ClassValue) -> tuple:
-    """What makes two definitions different objects: their kind and place (closures of one ``def`` may be one object
-    seen through two contexts, so they are not told apart)."""
-    if isinstance(value, StepValue):
-        return ("step", value.kind, value.site)
-    return (type(value).__name__, value.path, value.qualname)
+def _two_objects(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` surely are two objects: a definition and a constant; two functions of different
+    ``def`` statements (closures of one ``def`` may be one object seen through two contexts); a step and a function
+    that is not its own (a step is never a plain function; one made of that function may be the function itself
+    where MAF's import failed). Steps among themselves (a wrapper re-sites the step it makes) and classes (``__new__``
+    and metaclasses decide what a class makes) are not told apart."""
+    if isinstance(a, _DEFINITIONS) and isinstance(b, ConstValue):
+        return True
+    if isinstance(a, FunctionValue) and isinstance(b, FunctionValue):
+        return (a.path, a.qualname) != (b.path, b.qualname)
+    if isinstance(a, StepValue) and isinstance(b, FunctionValue):
+        return a.function is not None and (a.function.path, a.function.qualname) != (b.path, b.qualname)
+    return False
 
 
 MAX_UNROLLED = 32  # items of a dict comprehension's iterable run one by one (as MAX_VALUES bounds a name)

@@ -51,6 +51,7 @@ class Patterns:
 
     def __init__(self, session: SessionApi):
         self.session = session
+        self._shown: Values = EMPTY
 
     def bind_pattern(self, pattern: PatternForm, values: Values, frame: Frame) -> None:
         binder = _BINDERS.get(type(pattern))
@@ -164,10 +165,15 @@ class Patterns:
 
     # --- what a pattern matches ---------------------------------------------------------------
 
-    def outcome(self, pattern: PatternForm, values: Values, frame: Frame) -> bool | None:
-        """True: ``pattern`` surely matches a subject holding ``values``; False: surely not; None: it may."""
-        decide = _OUTCOMES.get(type(pattern))
-        return decide(self, pattern, values, frame) if decide is not None else None
+    def outcome(self, pattern: PatternForm, values: Values, frame: Frame, shown: Values = EMPTY) -> bool | None:
+        """True: ``pattern`` surely matches a subject holding ``values``; False: surely not; None: it may. ``shown``:
+        the lists and tuples written as the subject itself, whose length and items are what they show."""
+        saved, self._shown = self._shown, shown
+        try:
+            decide = _OUTCOMES.get(type(pattern))
+            return decide(self, pattern, values, frame) if decide is not None else None
+        finally:
+            self._shown = saved
 
     def _capture_outcome(self, pattern: CapturePattern, values: Values, frame: Frame) -> bool | None:
         return True if pattern.inner is None else self.outcome(pattern.inner, values, frame)
@@ -184,9 +190,12 @@ class Patterns:
         return True if all(equal) else False if not any(equal) else None
 
     def _class_outcome(self, pattern: ClassPattern, values: Values, frame: Frame) -> bool | None:
+        """Decided only between plain classes of the project (``_plain``): ``isinstance`` also asks a metaclass,
+        an ABC's registry and ``__subclasshook__``, and ``__new__`` or ``__class__ =`` decide what an object is."""
         classes = self.session.expr(pattern.cls, frame)
-        if not classes or not values or any(not isinstance(c, ClassValue) for c in classes) \
-                or any(not isinstance(v, InstanceValue) for v in values):
+        if not classes or not values or any(not isinstance(c, ClassValue) or not self._plain(c) for c in classes) \
+                or any(not isinstance(v, InstanceValue) or not self._plain(v.cls)
+                       or self.session.read_cell(v, "__class__") for v in values):
             return None
         matched = self._instances_of(classes, values)
         if not matched:
@@ -195,9 +204,11 @@ class Patterns:
 
     def _sequence_outcome(self, pattern: SequencePattern, values: Values, frame: Frame) -> bool | None:
         """False where no value is a sequence the pattern's length and items can match (``("fast", f)`` against
-        ``("slow", fetch)``); else it may match."""
+        the subject ``("slow", fetch)`` written there); else it may match."""
         count, star = len(pattern.items), pattern.star
         for value in values:
+            if isinstance(value, ContainerValue) and value.kind in ("list", "tuple") and value not in self._shown:
+                return None  # read through a name: its length or items may have changed since it was made
             if isinstance(value, ContainerValue) and value.kind in ("list", "tuple") and value.length >= 0:
                 if value.length == count and star < 0:
                     items = (self.session.read_cell(value, index) for index in range(count))
@@ -214,6 +225,21 @@ class Patterns:
                           for v in values):
             return False
         return None
+
+    def _plain(self, cls: ClassValue) -> bool:
+        """A class whose instances ``isinstance`` judges by the class order alone, and that makes its own instances:
+        every class in its order is the project's (``object`` aside), none has a metaclass or defines ``__new__``."""
+        for owner in self.session.mro(cls):
+            if isinstance(owner, ExternalValue):
+                return owner.name == "builtins.object"
+            if not isinstance(owner, ClassValue) or self.session.read_cell(owner, "__new__") \
+                    or self._has_metaclass(owner):
+                return False
+        return True
+
+    def _has_metaclass(self, cls: ClassValue) -> bool:
+        summary = self.session.engine.classes.get((cls.path, cls.qualname))
+        return summary is None or any(name == "metaclass" for name, _ in summary.keywords)
 
     def _alternatives_outcome(self, pattern: OrPattern, values: Values, frame: Frame) -> bool | None:
         outcomes = [self.outcome(alternative, values, frame) for alternative in pattern.alternatives]

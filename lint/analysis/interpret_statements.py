@@ -40,6 +40,7 @@ from steplint.core.summary import (
     ClassSummary,
     Const,
     DefStmt,
+    Display,
     ExprStmt,
     FromImportStmt,
     FunctionSummary,
@@ -52,6 +53,7 @@ from steplint.core.summary import (
     NameTarget,
     RaiseStmt,
     ReturnStmt,
+    Starred,
     Stmt,
     TargetForm,
     TryStmt,
@@ -183,11 +185,15 @@ class Statements:
         """The cases that may match run, as ``if`` branches do: a case its pattern (``match_outcome``) or its guard
         surely rules out does not, and none after one that surely matches."""
         subject = self.session.expr(node.subject, frame)
+        # a list or tuple written as the subject has the length and items it shows; one read through a name may
+        # have changed (``append``, ``pop``, ``sort``) or be a concatenation the analysis reads as its operands
+        shown = subject if type(node.subject) is Display and node.subject.kind in ("list", "tuple") \
+            and not any(type(item) is Starred for item in node.subject.items) else EMPTY
         ends = []
         surely_matched = False
         for index, (captured, guard, body) in enumerate(node.cases):
             pattern = node.patterns[index] if index < len(node.patterns) else None
-            outcome = self.session.match_outcome(pattern, subject, frame) if index < len(node.patterns) else None
+            outcome = self.session.match_outcome(pattern, subject, frame, shown) if index < len(node.patterns) else None
             if outcome is False:
                 continue
             env = frame.copy_env()
@@ -201,8 +207,10 @@ class Statements:
                 frame.conditional -= 1
                 env = frame.env
             passes = truth(self.session.expr(guard, frame)) if guard is not None else True
+            env = frame.env  # the guard's ``:=`` binds too
             frame.env = saved
             if passes is False:
+                ends.append(env)  # its body never runs, but what the pattern and the guard bound stays bound
                 continue
             ends.append(self._branch(body, frame, env))
             if outcome is True and passes is True:

@@ -176,7 +176,8 @@ def _call(forms: ExpressionForms, node: ast.Call) -> Expr:
 
 def _subscript(forms: ExpressionForms, node: ast.Subscript) -> Expr:
     index = node.slice
-    items = index.elts if type(index) is ast.Tuple else [index]
+    # ``d["a", 1]``: its items; ``d["a",]`` is the one-item tuple ``("a",)``, not ``d["a"]``
+    items = index.elts if type(index) is ast.Tuple and len(index.elts) != 1 else [index]
     return Subscript(forms.of(node.value), tuple(forms.of(i) for i in items))
 
 
