@@ -14,7 +14,7 @@ from typing import Callable
 
 from steplint.analysis import builtin_models
 from steplint.analysis.builtin_models import FIELD_CLASS
-from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, context_tag, maf_factory, ordered
+from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, context_tag, dict_keys, maf_factory, ordered
 from steplint.analysis.values import (
     ANY,
     RECORD_FIELDS,
@@ -486,7 +486,9 @@ class Calls:
         found: set = set()
         first, following = ("__aiter__", "__anext__") if is_async else ("__iter__", "__next__")
         for value in ordered(values):
-            if isinstance(value, ContainerValue):
+            if isinstance(value, ContainerValue) and value.kind == "dict":
+                found.update(dict_keys(session, value))  # ``for key in mapping``: its keys
+            elif isinstance(value, ContainerValue):
                 found.update(session.read_all_cells(value))
             elif isinstance(value, GeneratorValue):
                 unit = session.engine.units.get(value.unit)

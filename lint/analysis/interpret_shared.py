@@ -190,6 +190,18 @@ def key_values(key: object) -> Values:
     return frozenset({key}) if type(key) is InstanceValue else const(key)  # type: ignore[arg-type]
 
 
+def dict_keys(session: "SessionApi", mapping: ContainerValue) -> Values:
+    """What iterating a dict gives: its keys, those written as literals exactly; a key that is not one (a function,
+    an instance) is not kept, so a dict that has one also gives unknown."""
+    found: set = set()
+    for key in session.container_keys(mapping):
+        if not isinstance(key, tuple):
+            found.update(key_values(key))
+        elif key == ANY and session.read_cell(mapping, ANY):
+            found.add(UNKNOWN)
+    return bounded(found)
+
+
 def keyed(session: "SessionApi", keys: Values) -> Values:
     """``keys`` as a dict reads them: a tuple whose items are exactly known keys is one ``KeyTuple``."""
     if not any(type(key) is ContainerValue and key.kind == "tuple" for key in keys):
