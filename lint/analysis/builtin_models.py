@@ -606,6 +606,16 @@ def _enumerate(session: ModelSession, args: list, kwargs: list, span: Span | Non
 
 
 def _zip(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``zip(a, b)``: rows whose n-th item is an item of the n-th iterable; with ``*columns`` the number of iterables
+    is not known, so a row is any number of items of any of them."""
+    if any(isinstance(arg, tuple) for arg in args):
+        found: set = set()
+        for arg in args:  # ``*columns``: the columns are the items of what is spread, the rows' items theirs
+            columns = session.iterate(arg[1], frame, span) if isinstance(arg, tuple) else arg
+            found.update(session.iterate(columns, frame, span))
+        row = ContainerValue("tuple", _site(span, frame, "row"), session.id)
+        session.write_cell(row, ANY, bounded(found) or ONLY_UNKNOWN, frame)
+        return _new(session, "iterator", span, frame, frozenset({row}))
     positional = _args(args)
     row = ContainerValue("tuple", _site(span, frame, "row"), session.id, len(positional))
     for index, values in enumerate(positional):
