@@ -252,20 +252,18 @@ class DictMerge:
         self.anywhere: set = set()
 
     def put(self, keys: Values, values: Values) -> None:
+        """A key written here: one literal key surely replaces what it held; any other may be the key written."""
         keys = keyed(self.session, keys)
-        literal = [k for k in keys if is_key(k)]
-        if len(literal) == 1 and len(keys) == 1:
-            self.known[container_key(literal[0])] = values
-            return
-        for key in literal:
-            index = container_key(key)
-            self.known[index] = self.known.get(index, EMPTY) | values
-        if len(literal) != len(keys):
-            self.anywhere.update(values)
+        if len(keys) == 1 and is_key(key := next(iter(keys))):
+            self.known[container_key(key)] = values
+        else:
+            self._union(keys, values)
 
     def add(self, keys: Values, values: Values) -> None:
         """A key that may be written (a pair of an iterable whose order is not known): it replaces nothing."""
-        keys = keyed(self.session, keys)
+        self._union(keyed(self.session, keys), values)
+
+    def _union(self, keys: Values, values: Values) -> None:
         literal = [k for k in keys if is_key(k)]
         for key in literal:
             index = container_key(key)

@@ -193,7 +193,7 @@ class Statements:
         surely_matched = False
         for index, (captured, guard, body) in enumerate(node.cases):
             pattern = node.patterns[index] if index < len(node.patterns) else None
-            outcome = self.session.match_outcome(pattern, subject, frame, shown) if index < len(node.patterns) else None
+            outcome = self.session.match_outcome(pattern, subject, frame, shown)  # None for a case without a pattern
             if outcome is False:
                 continue
             env = frame.copy_env()
