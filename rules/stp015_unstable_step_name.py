@@ -271,20 +271,34 @@ def _sources(analysis: Analysis, module: ModuleSummary, scope: FunctionSummary |
              verdicts: dict) -> dict[tuple, tuple[Span, str]]:
     """The calls in ``body`` (lambdas aside) whose value differs from one process to the next, by site.
     ``verdicts`` holds what each callee was found to be (``MafNames.scope_key``) for the module's other bodies."""
-    found: dict[tuple, tuple[Span, str]] = {}
     names = analysis.service(MafNames)
+    # The body's call sites are a flat list (walking its statements for their calls costs more than answering
+    # them); a site also counts the calls of nested definitions' decorators and defaults, so the few that
+    # answer are kept only where they are calls of the body's own statements.
+    varying: dict[Span, str] = {}
+    positional = False
+    for site in body.calls:
+        callee = site.callee
+        if site.in_lambda or not isinstance(callee, Ref):
+            continue
+        if callee.dotted in _POSITIONAL:
+            positional = True
+            continue
+        # the functions of a module call the same names over and over: each is answered once
+        key = names.scope_key(module, scope, callee.dotted)
+        what = verdicts.get(key, _UNASKED)
+        if what is _UNASKED:
+            what = verdicts[key] = _varying_callee(names.values(module, scope, callee))
+        if what is not None:
+            varying[site.span] = what
+    if not varying and not positional:
+        return {}
+    found: dict[tuple, tuple[Span, str]] = {}
     for call in iter_calls(body.body):
         func = call.func
         if not isinstance(func, Ref):
             continue
-        if func.dotted in _POSITIONAL:
-            what = _varies(analysis, module, scope, call)
-        else:
-            # the functions of a module call the same names over and over: each is answered once
-            key = names.scope_key(module, scope, func.dotted)
-            what = verdicts.get(key, _UNASKED)
-            if what is _UNASKED:
-                what = verdicts[key] = _varying_callee(names.values(module, scope, func))
+        what = _varies(analysis, module, scope, call) if func.dotted in _POSITIONAL else varying.get(call.span)
         if what is not None:
             found[site_key(call.span)] = (call.span, what)
     return found
