@@ -37,12 +37,12 @@ from __future__ import annotations
 import operator
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from steplint.analysis.index import EXTERNAL_ROOTS
 from steplint.source.module_identity import ModuleFile
+from steplint.source.identifier_text import source_nfkc
 from steplint.source.reading import decode_source
 
 MAF = "agent_framework"
@@ -85,8 +85,7 @@ def scan(data: bytes) -> Scan:
             text = decode_source(data)
         except ValueError:
             return UNREADABLE_SCAN
-        if not unicodedata.is_normalized("NFKC", text):
-            text = unicodedata.normalize("NFKC", text)
+        text = source_nfkc(data, text)
     heads, relative = _imports(text)
     return Scan(
         mentions=MAF in text,

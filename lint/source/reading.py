@@ -313,6 +313,11 @@ def parse_bytes(data: bytes, filename: str = "<unknown>") -> ParsedSource:
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*(?P<name>[-\w.]+)", re.MULTILINE)
 
 
+def declares_encoding(first_lines: bytes) -> bool:
+    """Whether ``first_lines`` (a file's first two lines) hold a PEP 263 encoding declaration."""
+    return _COOKIE.search(first_lines) is not None
+
+
 def _lenient_decode(data: bytes) -> str | None:
     """Text for bytes that do not decode but that CPython compiles all the same, else None.
 

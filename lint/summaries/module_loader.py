@@ -7,12 +7,12 @@ because it reads and summarizes the files it finds: ``source`` may not import ``
 from __future__ import annotations
 
 import os
-import unicodedata
 from typing import Callable, Iterable
 
 from steplint.core.summary import ModuleSummary
 from steplint.source.import_search import ImportSearch, importable
 from steplint.source.module_identity import package_root
+from steplint.source.identifier_text import source_nfkc
 from steplint.source.reading import decode_source
 from steplint.summaries.file_summary import summarize_path
 
@@ -84,7 +84,7 @@ class ModuleLoader:
                 data = source.read()
             if identifier.encode() in data:
                 return True
-            return not data.isascii() and identifier in unicodedata.normalize("NFKC", decode_source(data))
+            return not data.isascii() and identifier in source_nfkc(data, decode_source(data))
         except (OSError, ValueError):
             return True
 
@@ -100,7 +100,7 @@ class ModuleLoader:
                     with open(path, "rb") as source:
                         data = source.read()
                 if any(identifier in data for identifier in wanted) or (not data.isascii() and any(
-                        identifier.decode() in unicodedata.normalize("NFKC", decode_source(data))
+                        identifier.decode() in source_nfkc(data, decode_source(data))
                         for identifier in wanted)):
                     found.add(path)
             except (OSError, ValueError):
