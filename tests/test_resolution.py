@@ -226,6 +226,7 @@ def test_an_import_skips_the_main_block_as_python_does():
         if __name__ != "__main__":
             imported = True
         chained = 1 < 2 < 3
+        broken = 1 < 2 > 3
         """,
         "tool.py",
     )
@@ -235,4 +236,5 @@ def test_an_import_skips_the_main_block_as_python_does():
     assert [getattr(f, "qualname", None) for f in unit.session.by_function] == [None]  # the module body only
     assert "ran" not in unit.final_env
     assert unit.final_env["imported"] == frozenset({ConstValue("bool", True)})
-    assert "main" in unit.final_env and unit.final_env["chained"] != frozenset({ConstValue("bool", True)})
+    assert "main" in unit.final_env and unit.final_env["chained"] == frozenset({ConstValue("bool", True)})
+    assert unit.final_env["broken"] == frozenset({ConstValue("bool", False)})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from steplint.analysis.builtin_models import record_field_names
 from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, is_key, keyed, ordered
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
@@ -19,6 +20,7 @@ from steplint.analysis.values import (
     UNKNOWN,
     BoundMethod,
     BuiltinMethod,
+    RECORD_FIELDS,
     ClassValue,
     ConstValue,
     ContainerValue,
@@ -35,7 +37,7 @@ from steplint.analysis.values import (
     bounded,
     const,
 )
-from steplint.core.summary import ModuleSummary
+from steplint.core.summary import AssignStmt, AttrTarget, Const, Display, ModuleSummary, Ref
 
 BUILTIN_NAMES = frozenset(dir(__builtins__) if isinstance(__builtins__, dict) is False else __builtins__) | {
     "None", "True", "False", "__name__", "__file__"}
@@ -66,7 +68,8 @@ class AttributeLookup:
         return frozenset({ExternalValue(f"{value.name}.{name}")})
 
     def _of_class(self, value: ClassValue, name: str, frame: Frame) -> Values:
-        return self.class_attribute(value, name, None, frame)
+        # read through the class: a classmethod is bound to it, not to the base that defines it
+        return self.class_attribute(value, name, value, frame)
 
     def _of_step(self, value: StepValue, name: str, frame: Frame) -> Values:
         if name == "__wrapped__" and value.function is not None:
@@ -96,6 +99,8 @@ class AttributeLookup:
 
     def instance_attribute(self, instance: InstanceValue, name: str, frame: Frame) -> Values:
         own = self.session.read_cell(instance, name)
+        if own and name in self._generated_fields(instance.cls):
+            return own  # the generated ``__init__`` stored it on every instance: the class's default is hidden
         order = self.mro(instance.cls)
         from_class = self._through(order, name, instance, frame)
         if own:
@@ -107,6 +112,21 @@ class AttributeLookup:
                 site = frame.site if frame is not None else None
                 return self.session.call(frozenset(fallback), [const(name)], [], site, frame)
         return from_class
+
+    def _generated_fields(self, cls: ClassValue) -> list[str]:
+        """The attributes ``__init__`` stores on every instance it makes: the fields of a record class's generated
+        ``__init__`` (a dataclass, a ``NamedTuple``), or what the class's own ``__init__`` assigns first
+        (``_assigned_first``); the first class of the order with an ``__init__`` or record fields decides, as
+        construction finds it."""
+        for owner in self.mro(cls):
+            if not isinstance(owner, ClassValue):
+                return []
+            init = self.session.read_cell(owner, "__init__")
+            if init:
+                return _assigned_first(self.session.engine, init)
+            if self.session.read_cell(owner, RECORD_FIELDS):
+                return record_field_names(self.session, cls)  # type: ignore[arg-type]
+        return []
 
     def special_method(self, instance: InstanceValue, name: str, frame: Frame) -> Values:
         """``type(obj).name`` bound to ``obj``: Python looks a protocol method up on the class only, never on the
@@ -236,6 +256,9 @@ class AttributeLookup:
         """A name the module does not bind: from an outside module's ``*``, a builtin, or unknown."""
         if name == "__name__":
             return self._module_dunder_name(module)
+        if name == "__package__" and module.module and module.module.rpartition(".")[2] != "__main__":
+            # the package it is imported as (run as a script it is None, and a relative import there fails)
+            return const(module.module if module.is_package else module.module.rpartition(".")[0])
         return unbound_module_name(self.session.engine, module, name)
 
     def _module_dunder_name(self, module: ModuleSummary) -> Values:
@@ -378,3 +401,42 @@ _READERS: dict[type, Callable[[AttributeLookup, Value, str, Frame], Values]] = {
     DescriptorValue: AttributeLookup._of_descriptor,
     BoundMethod: AttributeLookup._of_bound_method,
 }
+
+
+def _assigned_first(engine: EngineApi, init: Values) -> list[str]:
+    """The attributes an ``__init__`` surely assigns on its instance before anything can read them: its leading
+    ``self.name = value`` statements (a value that calls or reads ``self`` ends them: a method could read the
+    class's attribute before the instance has its own)."""
+    if len(init) != 1:
+        return []
+    (function,) = init
+    summary = engine.functions.get((function.path, function.qualname)) if isinstance(function, FunctionValue) else None
+    if summary is None or not summary.params:
+        return []
+    receiver = summary.params[0].name
+    names: list[str] = []
+    for statement in summary.body:
+        if type(statement) is not AssignStmt or len(statement.targets) != 1:
+            break
+        (target,) = statement.targets
+        if type(target) is not AttrTarget or target.base != Ref(receiver) or _may_run_code(statement.value, receiver):
+            break
+        names.append(target.attr)
+    return names
+
+
+def _may_run_code(value: object, receiver: str) -> bool:
+    """Whether evaluating ``value`` may call something or read the instance."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if type(node) is Ref:
+            if node.dotted.split(".", 1)[0] == receiver:
+                return True
+        elif type(node) is not Const:
+            if type(node) is not Display:
+                return True
+            stack.extend(node.items)
+            stack.extend(key for key in node.keys or () if key is not None)
+    return False
+

@@ -11,10 +11,11 @@ outside function calls back.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import replace
 from typing import Callable, Protocol
 
-from steplint.analysis.interpret_shared import DictMerge, Frame, Unit, context_tag, iterated_pairs, key_values
+from steplint.analysis.interpret_shared import DictMerge, EngineApi, Frame, Unit, context_tag, iterated_pairs, key_values
 from steplint.analysis.values import (
     ANY,
     DEFAULT_FACTORY,
@@ -33,6 +34,7 @@ from steplint.analysis.values import (
     FunctionValue,
     GeneratorValue,
     InstanceValue,
+    ModuleValue,
     PartialValue,
     StepValue,
     SuperValue,
@@ -42,13 +44,16 @@ from steplint.analysis.values import (
     const,
 )
 
-from steplint.core.summary import Span
+from steplint.core.summary import ModuleSummary, Span
 
 
 class ModelSession(Protocol):
     """What the models ask of the interpreter's session (``steplint.analysis.interpreter.Session``)."""
 
     id: int
+    engine: EngineApi
+
+    def note_imported(self, module: ModuleSummary) -> None: ...
 
     def call_one(self, callee: Value, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values: ...
     def unit_for(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list,
@@ -648,8 +653,52 @@ def _setattr(session: ModelSession, args: list, kwargs: list, span: Span | None,
     return frozenset({ConstValue("NoneType", None)})
 
 
+def _import_module(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``importlib.import_module(name, package)``: the module ``name`` means (a relative name under ``package``),
+    imported as an import statement imports it, its packages first; unknown where a name is no string constant."""
+    positional = _args(args)
+    given = dict(kwargs)
+    names = positional[0] if positional else given.get("name")
+    packages = positional[1] if len(positional) > 1 else given.get("package", _NONE)
+    if not names:
+        return ONLY_UNKNOWN
+    found: set = set()
+    for name in names:
+        if not isinstance(name, ConstValue) or not isinstance(name.value, str) or not name.value:
+            return ONLY_UNKNOWN
+        for package in packages if name.value.startswith(".") else (ConstValue("NoneType", None),):
+            if name.value.startswith(".") and not (isinstance(package, ConstValue) and isinstance(package.value, str)):
+                return ONLY_UNKNOWN  # a relative name under an unknown package (None raises: no module either)
+            try:
+                absolute = importlib.util.resolve_name(name.value, package.value)  # type: ignore[arg-type]
+            except (ImportError, ValueError):
+                continue  # Python raises: no module is imported
+            found.add(_imported_module(session, absolute, frame.unit.module))
+    return frozenset(found) if found else ONLY_UNKNOWN
+
+
+def _imported_module(session: ModelSession, name: str, origin: ModuleSummary) -> Value:
+    engine = session.engine
+    parts = name.split(".")
+    loaded = None
+    for cut in range(1, len(parts) + 1):  # ``a.b.c`` imports a, a.b and a.b.c
+        loaded = engine.load(".".join(parts[:cut]), origin)
+        if loaded is not None:
+            engine.module_unit(loaded)
+            session.note_imported(loaded)
+    return ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(name)
+
+
 def _super(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    """``super()`` in a method: the class the method is defined in, and the method's first argument."""
+    """``super()`` in a method: the class the method is defined in, and the method's first argument;
+    ``super(Class, obj)``: ``Class`` and ``obj`` (the lookup starts after ``Class`` in the MRO of ``obj``'s class)."""
+    positional = _args(args)
+    if positional or kwargs:
+        if len(positional) != 2 or kwargs or not positional[0] or \
+                not all(isinstance(v, ClassValue) for v in positional[0]):
+            return ONLY_UNKNOWN
+        return frozenset(SuperValue(cls, receiver) for cls in positional[0] for receiver in positional[1]
+                         if receiver is not UNKNOWN) or ONLY_UNKNOWN
     unit = frame.unit
     summary = unit.summary
     if summary.class_qualname is None or not unit.params:
@@ -949,7 +998,9 @@ _HANDLERS: dict[str, Model] = {
     "builtins.zip": _zip,
     "builtins.getattr": _getattr,
     "builtins.setattr": _setattr,
+    "builtins.object.__setattr__": _setattr,
     "builtins.super": _super,
+    "importlib.import_module": _import_module,
     "asyncio.gather": _gather,
     "asyncio.create_task": _task,
     "asyncio.Task": _task,

@@ -14,7 +14,9 @@ from typing import Callable
 
 from steplint.analysis import builtin_models
 from steplint.analysis.builtin_models import FIELD_CLASS
-from steplint.analysis.interpret_shared import Frame, SessionApi, Unit, context_tag, dict_keys, maf_factory, ordered
+from steplint.analysis.interpret_shared import (
+    Frame, SessionApi, Unit, context_tag, dict_keys, maf_factory, ordered, values_tag,
+)
 from steplint.analysis.values import (
     ANY,
     RECORD_FIELDS,
@@ -440,17 +442,23 @@ class Calls:
         return keywords
 
     def _varargs(self, function: FunctionValue, extra: list[Values], spread_unknown: set) -> Values:
-        holder = ContainerValue("tuple", ("<args>", function.path, function.qualname), self.session.id)
-        for item in extra:
-            self.session.write_cell(holder, ANY, item, None)
+        # One tuple per set of arguments: ``run_each(t, plain, fetch)`` and ``run_each(t, plain)`` are two calls in
+        # two contexts, as the function's other parameters are (MAX_CONTEXTS bounds them).
+        groups = [*extra, frozenset(spread_unknown)] if spread_unknown else extra
+        site = ("<args>", function.path, function.qualname, values_tag(groups))
+        holder = ContainerValue("tuple", site, self.session.id, -1 if spread_unknown else len(extra))
+        for position, item in enumerate(extra):
+            self.session.write_cell(holder, ANY if spread_unknown else position, item, None, exact=not spread_unknown)
         if spread_unknown:
             self.session.write_cell(holder, ANY, frozenset(spread_unknown), None)
         return frozenset({holder})
 
     def _kwargs(self, function: FunctionValue, params: tuple[Param, ...], keywords: dict[str, set]) -> Values:
         extra = sorted(name for name in keywords if not any(p.name == name for p in params))
-        # One holder per set of keywords: ``@options(name="a")`` and ``@options(replay_key=k)`` stay apart.
-        holder = ContainerValue("dict", ("<kwargs>", function.path, function.qualname, *extra), self.session.id)
+        # One holder per set of keywords and their values: ``@options(name="a")`` and ``@options(replay_key=k)`` stay
+        # apart, and so do ``run_named(tool=plain)`` and ``run_named(tool=fetch)``.
+        tag = values_tag([frozenset(keywords[name]) for name in extra])
+        holder = ContainerValue("dict", ("<kwargs>", function.path, function.qualname, *extra, tag), self.session.id)
         for name in extra:
             self.session.write_cell(holder, name, frozenset(keywords[name]), None)
         return frozenset({holder})

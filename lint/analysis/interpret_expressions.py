@@ -8,10 +8,11 @@ make containers whose items live in the heap.
 
 from __future__ import annotations
 
+import operator
 from typing import Callable
 
 from steplint.analysis.interpret_shared import (
-    DictMerge, Frame, SessionApi, container_key, context_tag, made_at, path_joined, truth, tuple_key,
+    DictMerge, Frame, SessionApi, container_key, context_tag, identical, made_at, narrowed, path_joined, truth, tuple_key,
 )
 from steplint.analysis.values import (
     ANY,
@@ -35,6 +36,7 @@ from steplint.core.summary import (
     CallExpr,
     Choice,
     Compare,
+    Negation,
     Comprehension,
     Const,
     Display,
@@ -168,6 +170,8 @@ class Expressions:
             frame.site = outer
 
     def _choice(self, node: Choice, frame: Frame) -> Values:
+        if node.op:
+            return self._boolean(node, frame)
         known = None
         for effect in node.effects:
             known = truth(self.expr(effect, frame))
@@ -177,6 +181,25 @@ class Expressions:
         for item in node.items:
             found.update(self.expr(item, frame))
         return bounded(found)
+
+    def _boolean(self, node: Choice, frame: Frame) -> Values:
+        """``a and b``, ``a or b``: an item runs only where the items before it left the answer open (``and`` stops
+        at a false one, ``or`` at a true one, and the one it stops at is the value)."""
+        stops_at = node.op == "or"
+        found: set = set()
+        last = len(node.items) - 1
+        for index, item in enumerate(node.items):
+            values = self.expr(item, frame)
+            known = truth(values) if index < last else None
+            if known is None or known is stops_at:
+                found.update(values)  # the value, or one it may be
+            if known is stops_at:
+                break
+        return bounded(found) if found else ONLY_UNKNOWN
+
+    def _negation(self, node: Negation, frame: Frame) -> Values:
+        known = truth(self.expr(node.operand, frame))
+        return ONLY_UNKNOWN if known is None else const(not known)
 
     def _lambda(self, node: LambdaForm, frame: Frame) -> Values:
         module = frame.unit.module
@@ -222,20 +245,68 @@ class Expressions:
         return frozenset({container})
 
     def _compare(self, node: Compare, frame: Frame) -> Values:
-        """``==``/``!=`` decided only between two constants of one type (``1 == 1.0`` and ``True == 1`` stay unknown);
-        ``is``/``is not`` between ``None``/``True``/``False`` and where the two surely are two objects
-        (``_two_objects``)."""
-        left, right = self.expr(node.left, frame), self.expr(node.right, frame)
-        if len(left) == 1 and len(right) == 1:
-            (a,), (b,) = left, right
-            if node.op in ("==", "!="):
-                if isinstance(a, ConstValue) and isinstance(b, ConstValue) and a.kind == b.kind and a.kind != "float":
-                    return const((a.value == b.value) == (node.op == "=="))
-            elif isinstance(a, ConstValue) and isinstance(b, ConstValue) and {a.kind, b.kind} <= _SINGLETONS:
-                return const((a == b) == (node.op == "is"))
-            elif _two_objects(a, b) or _two_objects(b, a):
-                return const(node.op == "is not")  # ``handler is None`` where handler is a function: never
-        return ONLY_UNKNOWN
+        """A comparison decided where its operands are known values (``_decided``); a chain stops at its first false
+        link, and its later operands do not run. Undecided: unknown, and every operand may run."""
+        left = self.expr(node.left, frame)
+        links = ((node.op, node.right), *node.rest)
+        for position, (op, operand) in enumerate(links):
+            right = self.expr(operand, frame)
+            known = self._decided(op, left, right)
+            if known is None:
+                for _, later in links[position + 1 :]:
+                    self.expr(later, frame)
+                return ONLY_UNKNOWN
+            if not known:
+                return const(False)
+            left = right
+        return const(True)
+
+    def _decided(self, op: str, left: Values, right: Values) -> bool | None:
+        """``==``/``!=`` and orderings only between two constants of one type (``1 == 1.0`` and ``True == 1`` stay
+        unknown; floats too); ``is``/``is not`` as ``identical`` tells; ``in`` a string constant or a tuple display of
+        constants."""
+        if len(left) != 1 or len(right) != 1:
+            return None
+        (a,), (b,) = left, right
+        if op in ("in", "not in"):
+            found = self._member(a, b)
+            return None if found is None else found == (op == "in")
+        if op in ("is", "is not"):
+            same = identical(a, b)
+            return None if same is None else same == (op == "is")
+        if not (isinstance(a, ConstValue) and isinstance(b, ConstValue) and a.kind == b.kind and a.kind != "float"):
+            return None
+        if op in ("==", "!="):
+            return (a.value == b.value) == (op == "==")
+        try:
+            return bool(_ORDERINGS[op](a.value, b.value))
+        except TypeError:  # ``None < None``: Python raises
+            return None
+
+    def _member(self, item: object, container: object) -> bool | None:
+        """``item in container`` for a string constant in a string constant, or a constant in a tuple display
+        whose items are all constants (a tuple never changes; a list or set may have been added to)."""
+        if not isinstance(item, ConstValue):
+            return None
+        if isinstance(container, ConstValue):
+            if container.kind == "str" == item.kind:
+                return item.value in container.value  # type: ignore[operator]
+            return None
+        if not (isinstance(container, ContainerValue) and container.kind == "tuple" and container.length >= 0):
+            return None
+        found = False
+        for position in range(container.length):
+            values = self.session.read_cell(container, position)
+            if len(values) != 1:
+                return None
+            (element,) = values
+            if not isinstance(element, ConstValue):
+                return None
+            if element.kind == item.kind:
+                found = found or element.value == item.value
+            elif {element.kind, item.kind} & _NUMBERS:
+                return None  # ``1 in (True,)``: equal across kinds
+        return found
 
     def _opaque(self, node: Opaque, frame: Frame) -> Values:
         for part in node.parts:
@@ -325,15 +396,27 @@ class Expressions:
             # ``{k: f for k, f in [("run", a), ("stop", b)]}``: each item binds its own key and value, as Python runs it.
             for item in exact:
                 session.assign(generator.target, item, frame)
-                for condition in generator.conditions:
-                    self.expr(condition, frame)
-                self._generators(node, index + 1, frame, container)
+                if self._conditions_may_hold(generator.conditions, node, frame):
+                    self._generators(node, index + 1, frame, container)
             return
         elements = session.iterate(iterated, frame, generator.span, generator.is_async)
         session.assign(generator.target, elements if elements else EMPTY, frame)
-        for condition in generator.conditions:
-            self.expr(condition, frame)
-        self._generators(node, index + 1, frame, container)
+        if self._conditions_may_hold(generator.conditions, node, frame):
+            self._generators(node, index + 1, frame, container)
+
+    def _conditions_may_hold(self, conditions: tuple, node: Comprehension, frame: Frame) -> bool:
+        """Whether an element passes a comprehension's ``if`` clauses (each runs only while those before it held);
+        ``if target is X`` narrows a target of the comprehension for the clauses and the element after it (an
+        enclosing function's name is not narrowed: what the comprehension binds goes back to it)."""
+        for condition in conditions:
+            if truth(self.expr(condition, frame)) is False:
+                return False
+            narrowing = narrowed(condition, frame.env, lambda part: self.expr(part, frame))
+            if narrowing is not None and set(narrowing[0]) <= _comprehension_names(node):
+                if not all(narrowing[0].values()):
+                    return False
+                frame.env.update(narrowing[0])
+        return True
 
     def _slice(self, bases: Values, form: SliceForm, frame: Frame) -> Values:
         session = self.session
@@ -360,27 +443,9 @@ class Expressions:
         return frozenset(found)
 
 
-#: The constants that are one object each: ``x is None`` is decided where ``x`` is known.
-_SINGLETONS = frozenset({"NoneType", "bool"})
-#: Values that are never a constant.
-_DEFINITIONS = (FunctionValue, StepValue, ClassValue)
-
-
-def _two_objects(a: object, b: object) -> bool:
-    """Whether ``a`` and ``b`` surely are two objects: a definition and a constant; two functions of different
-    ``def`` statements (closures of one ``def`` may be one object seen through two contexts); a step and a function
-    that is not its own (a step is never a plain function; one made of that function may be the function itself
-    where MAF's import failed). Steps among themselves (a wrapper re-sites the step it makes) and classes (``__new__``
-    and metaclasses decide what a class makes) are not told apart."""
-    if isinstance(a, _DEFINITIONS) and isinstance(b, ConstValue):
-        return True
-    if isinstance(a, FunctionValue) and isinstance(b, FunctionValue):
-        return (a.path, a.qualname) != (b.path, b.qualname)
-    if isinstance(a, StepValue) and isinstance(b, FunctionValue):
-        return a.function is not None and (a.function.path, a.function.qualname) != (b.path, b.qualname)
-    return False
-
-
+_ORDERINGS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+#: Kinds whose values can equal a value of another kind (``1 == True == 1.0``).
+_NUMBERS = frozenset({"bool", "int", "float"})
 MAX_UNROLLED = 32  # items of a dict comprehension's iterable run one by one (as MAX_VALUES bounds a name)
 
 
@@ -426,6 +491,7 @@ _HANDLERS: dict[type, Callable[[Expressions, Expr, Frame], Values]] = {
     BinOpForm: Expressions._operation,
     UnionExpr: Expressions._operation,
     Compare: Expressions._compare,
+    Negation: Expressions._negation,
     Opaque: Expressions._opaque,
     SliceForm: Expressions._slice_form,
 }

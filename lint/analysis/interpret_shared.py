@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from steplint.analysis.values import (
     ANY,
@@ -37,10 +37,13 @@ from steplint.analysis.values import (
 )
 from steplint.core.summary import (
     ClassSummary,
+    Compare,
+    Const,
     Expr,
     FunctionSummary,
     ModuleSummary,
     PatternForm,
+    Ref,
     Span,
     Stmt,
     TargetForm,
@@ -116,12 +119,86 @@ def join_envs(a: dict, b: dict) -> dict:
     return joined
 
 
+#: Names outside the analyzed code that are False when the program runs (type checkers take them as True).
+_FALSE_WHEN_RUN = frozenset({"typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"})
+
+
 def truth(values: Values) -> bool | None:
-    """Whether a test is surely true or surely false (every value a literal of one truth), else None."""
-    truths = {bool(v.value) for v in values if isinstance(v, ConstValue)}
-    if len(truths) != 1 or any(not isinstance(v, ConstValue) for v in values):
+    """Whether a test is surely true or surely false, else None: every value a literal, ``TYPE_CHECKING``, a tuple
+    display (true unless empty: a tuple never changes) or a function (true: a function defines no ``__bool__``)
+    of one truth."""
+    truths = set()
+    for value in values:
+        kind = type(value)
+        if kind is ConstValue:
+            truths.add(bool(value.value))  # type: ignore[union-attr]
+        elif kind is ExternalValue and value.name in _FALSE_WHEN_RUN:  # type: ignore[union-attr]
+            truths.add(False)
+        elif kind is ContainerValue and value.kind == "tuple" and value.length >= 0:  # type: ignore[union-attr]
+            truths.add(value.length > 0)  # type: ignore[union-attr]
+        elif kind is FunctionValue:
+            truths.add(True)
+        else:
+            return None
+    return truths.pop() if len(truths) == 1 else None
+
+
+#: The constants that are one object each: ``x is None`` is decided where ``x`` is known.
+_SINGLETONS = frozenset({"NoneType", "bool"})
+#: Values that are never a constant.
+_DEFINITIONS = (FunctionValue, StepValue, ClassValue)
+
+
+def _two_objects(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` surely are two objects: a definition and a constant; two functions of different
+    ``def`` statements (closures of one ``def`` may be one object seen through two contexts); a step and a function
+    that is not its own (a step is never a plain function; one made of that function may be the function itself
+    where MAF's import failed). Steps among themselves (a wrapper re-sites the step it makes) and classes (``__new__``
+    and metaclasses decide what a class makes) are not told apart."""
+    if isinstance(a, _DEFINITIONS) and isinstance(b, ConstValue):
+        return True
+    if isinstance(a, FunctionValue) and isinstance(b, FunctionValue):
+        return (a.path, a.qualname) != (b.path, b.qualname)
+    if isinstance(a, StepValue) and isinstance(b, FunctionValue):
+        return a.function is not None and (a.function.path, a.function.qualname) != (b.path, b.qualname)
+    return False
+
+
+def identical(a: object, b: object) -> bool | None:
+    """``a is b``, where known: between ``None``/``True``/``False``, and false where the two surely are two objects
+    (``handler is None`` where handler is a function: never)."""
+    if isinstance(a, ConstValue) and isinstance(b, ConstValue) and {a.kind, b.kind} <= _SINGLETONS:
+        return a == b
+    if _two_objects(a, b) or _two_objects(b, a):
+        return False
+    return None
+
+
+def narrowed(test: object, env: dict, evaluate: Callable[[Expr], Values]) -> tuple[dict, dict] | None:
+    """What ``if name is X:`` (``is not``) tells each branch about a name of ``env``: the values that may be ``X``
+    in one, those that may not in the other (``for h in (plain, fetch): if h is plain: await h()``). None: the test
+    tells nothing (only a plain name compared with a name or a constant, which run no code, is narrowed)."""
+    if type(test) is not Compare or test.rest or test.op not in ("is", "is not") or type(test.left) is not Ref \
+            or "." in test.left.dotted or type(test.right) not in (Ref, Const):
         return None
-    return truths.pop()
+    name = test.left.dotted
+    values = env.get(name)
+    if not values or len(values) < 2:
+        return None
+    right = evaluate(test.right)
+    if len(right) != 1:
+        return None
+    (other,) = right
+    may_be, may_not_be = set(), set()
+    for value in values:
+        same = identical(value, other)
+        if same is not False:
+            may_be.add(value)
+        if same is not True:
+            may_not_be.add(value)
+    if test.op == "is not":
+        may_be, may_not_be = may_not_be, may_be
+    return {name: frozenset(may_be)}, {name: frozenset(may_not_be)}
 
 
 def context_tag(unit: Unit) -> tuple:
@@ -132,9 +209,14 @@ def context_tag(unit: Unit) -> tuple:
         return ()
     tag = unit.tag
     if tag is None:
-        arguments = repr(tuple(tuple(sorted(stable_key(v) for v in values)) for values in unit.params))
-        tag = unit.tag = (hashlib.blake2b(arguments.encode(), digest_size=8).hexdigest(),)
+        tag = unit.tag = (values_tag(unit.params),)
     return tag
+
+
+def values_tag(groups: "tuple[Values, ...] | list[Values]") -> str:
+    """A short name for a sequence of value sets that does not depend on the order the analysis ran in."""
+    arguments = repr(tuple(tuple(sorted(stable_key(v) for v in values)) for values in groups))
+    return hashlib.blake2b(arguments.encode(), digest_size=8).hexdigest()
 
 
 def ordered(values: Values) -> list | Values:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from steplint.analysis import builtin_models
-from steplint.analysis.interpret_shared import Frame, SessionApi, join_envs, maf_factory, made_at, path_joined, truth
+from steplint.analysis.interpret_shared import (
+    Frame, SessionApi, join_envs, maf_factory, made_at, narrowed, path_joined, truth,
+)
 from steplint.core.framework_versions import ALWAYS_EXPORTED
 from steplint.analysis.values import (
     ANY,
@@ -119,13 +121,19 @@ class Statements:
 
     def _if(self, node: IfStmt, frame: Frame) -> None:
         known = truth(self.session.expr(node.test, frame))
+        narrowing = narrowed(node.test, frame.env, lambda part: self.session.expr(part, frame)) if known is None else None
+        if narrowing is not None and not all(narrowing[0].values()):
+            known = False  # no value of the name can be what it is compared with
+        elif narrowing is not None and not all(narrowing[1].values()):
+            known = True
         if known is True:
             self.block(node.body, frame)
         elif known is False:
             self.block(node.orelse, frame)
         else:
-            taken, taken_returned = self._branch_ending(node.body, frame, frame.copy_env())
-            other, other_returned = self._branch_ending(node.orelse, frame, frame.copy_env())
+            when_true, when_false = narrowing or ({}, {})
+            taken, taken_returned = self._branch_ending(node.body, frame, {**frame.copy_env(), **when_true})
+            other, other_returned = self._branch_ending(node.orelse, frame, {**frame.copy_env(), **when_false})
             if taken_returned and other_returned:
                 frame.returned = True
             else:  # a branch that returned adds nothing to what the names are after the ``if``

@@ -199,10 +199,11 @@ class SinkSearch:
         if not decided:
             return
         step = next((found for body in bodies if (found := self.step_in(body)) is not None), None)
-        if step is None and any(_transfers(body) for body in bodies) and self.step_in(self.body.body) is not None:
+        later = step is None and any(_transfers(body) for body in bodies) and self.step_in(self.body.body) is not None
+        if later:
             step = "the steps after it"
         if step is not None:
-            self.sink(decided, Sink("decides", f"decides {how} {step} runs", 0))
+            self.sink(decided, Sink("decides", f"decides {how} {step} {'run' if later else 'runs'}", 0))
 
     def step_in(self, statements: tuple) -> str | None:
         """A step the statements run (directly or through helpers), as messages name it."""

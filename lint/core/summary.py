@@ -136,10 +136,12 @@ class Await:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Choice:
-    """A value that is one of ``items`` (``a if t else b``, ``a or b``); ``effects`` are evaluated only for their calls."""
+    """A value that is one of ``items`` (``a if t else b``, ``a or b``); ``effects`` are evaluated only for their calls.
+    ``op`` is ``and`` or ``or`` for a boolean operation, whose items run left to right until one decides it."""
 
     items: tuple["Expr", ...]
     effects: tuple["Expr", ...] = ()
+    op: str = ""
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -168,12 +170,21 @@ class BinOpForm:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Compare:
-    """``left == right``, ``!=``, ``is``, ``is not`` (one operator): known where both sides are one known value each
-    (``if __name__ == "__main__":`` in a module's import), else unknown; both sides are evaluated for their calls."""
+    """``left op right``: known where both sides are known values the operator decides (``if __name__ ==
+    "__main__":`` in a module's import, ``LIMIT <= 3``, ``"a" in MODES``), else unknown. ``rest`` continues a chain
+    (``0 < n <= 3``: ``op`` is ``<``, ``rest`` is ``(("<=", 3),)``), whose later operands run only while it holds."""
 
-    op: str  # "==", "!=", "is" or "is not"
+    op: str  # "==", "!=", "is", "is not", "<", "<=", ">", ">=", "in" or "not in"
     left: "Expr"
     right: "Expr"
+    rest: tuple[tuple[str, "Expr"], ...] = ()
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Negation:
+    """``not operand``: known where the operand's truth is."""
+
+    operand: "Expr"
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -215,7 +226,7 @@ class Comprehension:
 
 Expr = Union[
     Ref, CallExpr, Subscript, UnionExpr, Const, Display, Attr, SliceForm, Starred, Await, Choice, Walrus,
-    YieldForm, BinOpForm, Compare, Opaque, LambdaForm, Comprehension,
+    YieldForm, BinOpForm, Compare, Negation, Opaque, LambdaForm, Comprehension,
 ]
 
 

@@ -28,6 +28,7 @@ from steplint.core.summary import (
     ItemTarget,
     LambdaForm,
     NameTarget,
+    Negation,
     Opaque,
     OtherTarget,
     Ref,
@@ -200,12 +201,15 @@ _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_
 
 
 def _unary(forms: ExpressionForms, node: ast.UnaryOp) -> Expr:
-    """``-1``, ``not 0``: the constant Python computes (``t[::-1]`` steps backwards); else the operand's parts."""
+    """``-1``, ``not 0``: the constant Python computes (``t[::-1]`` steps backwards); ``not x``: its negation (sited
+    forms); else the operand's parts."""
     if type(node.operand) is ast.Constant:
         try:
             return forms.const(_UNARY[type(node.op)](node.operand.value))
         except (TypeError, ValueError):  # ``-"a"``: Python raises; its value is unknown
             pass
+    if type(node.op) is ast.Not and forms.makers is _SITED:
+        return Negation(forms.of(node.operand))
     return forms.fallback(forms, node)
 
 
@@ -279,7 +283,7 @@ def _if_expression(forms: ExpressionForms, node: ast.IfExp) -> Expr:
 
 
 def _boolean(forms: ExpressionForms, node: ast.BoolOp) -> Expr:
-    return Choice(tuple(forms.of(v) for v in node.values))
+    return Choice(tuple(forms.of(v) for v in node.values), (), "and" if type(node.op) is ast.And else "or")
 
 
 def _walrus(forms: ExpressionForms, node: ast.NamedExpr) -> Expr:
@@ -292,16 +296,15 @@ def _yield(forms: ExpressionForms, node: ast.Yield | ast.YieldFrom) -> Expr:
                      forms.span_of(node) if delegate else None)
 
 
-_EQUALITY = {ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not"}
+_COMPARISONS = {ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not", ast.Lt: "<", ast.LtE: "<=",
+                ast.Gt: ">", ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in"}
 
 
 def _compare(forms: ExpressionForms, node: ast.Compare) -> Expr:
-    """``a == b``, ``a != b``, ``a is b``, ``a is not b``: a form the analysis can decide on known values; a chain or
-    another operator is opaque."""
-    op = _EQUALITY.get(type(node.ops[0])) if len(node.ops) == 1 else None
-    if op is None:
-        return forms.fallback(forms, node)
-    return Compare(op, forms.of(node.left), forms.of(node.comparators[0]))
+    """``a == b``, ``0 < n <= 3``, ``x in MODES``: a form the analysis can decide on known values."""
+    ops = [_COMPARISONS[type(op)] for op in node.ops]
+    operands = [forms.of(operand) for operand in node.comparators]
+    return Compare(ops[0], forms.of(node.left), operands[0], tuple(zip(ops[1:], operands[1:])))
 
 
 def _opaque(forms: ExpressionForms, node: ast.AST) -> Expr:
