@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from steplint.analysis.builtin_models import record_field_names
+from steplint.analysis.interpret_records import NAMED_TUPLE_BASES
 from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, is_key, keyed, ordered
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
@@ -150,6 +151,10 @@ class AttributeLookup:
         """``name`` in the first of the classes ``order`` that has it; an outside class ends the search."""
         for owner in order:
             if isinstance(owner, ExternalValue):
+                if name == "_make" and owner.name in NAMED_TUPLE_BASES:  # ``Stage._make(items)``: ``Stage(*items)``
+                    cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver
+                    if isinstance(cls, ClassValue):
+                        return frozenset({BuiltinMethod(cls, "#make")})
                 return frozenset({ExternalValue(f"{owner.name}.{name}")})
             stored = self.session.read_cell(owner, name)
             if not stored:

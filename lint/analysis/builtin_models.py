@@ -1033,6 +1033,9 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
         return ONLY_UNKNOWN if name in _ASYNC_GENERATOR_STEPS else yielded
     if name == "#methodcaller":
         return _call_methodcaller(session, receiver, args, kwargs, span, frame)
+    if name == "#make" and isinstance(receiver, ClassValue):  # a NamedTuple's ``_make(iterable)``
+        items = session.exact_items(_first(args)) if len(args) == 1 and not kwargs else None
+        return session.call_one(receiver, items, [], span, frame) if items is not None else ONLY_UNKNOWN
     if name == "#register_for" and isinstance(receiver, ContainerValue):
         return _register_for(session, receiver, args, kwargs, span, frame)
     if isinstance(receiver, ContainerValue) and receiver.kind == DISPATCHER:

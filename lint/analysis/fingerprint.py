@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from steplint.analysis.index import ProjectIndex, Target
-from steplint.analysis.values import ContainerValue, ExternalValue, InstanceValue
+from steplint.analysis.values import ANY, ContainerValue, ExternalValue, InstanceValue, KeyTuple
 from steplint.summaries.builder import to_expr
 from steplint.core.summary import (
     CallExpr,
@@ -459,6 +459,8 @@ def unfingerprintable_values(session, values, depth: int = 2) -> str | None:  # 
             if any(base.name not in _NEVER_MAPPING_BASES for base in bases):
                 return None
             described.add(f"a {value.cls.qualname.replace('.<locals>', '')}")
+        elif isinstance(value, ContainerValue) and value.kind == "dict" and (key := _key_not_str(session, value)):
+            described.add(f"a dict keyed by {key}")  # MAF fingerprints a mapping only where every key is a str
         elif isinstance(value, ContainerValue) and value.kind in ("list", "tuple", "dict") and depth > 0:
             inner = unfingerprintable_values(session, session.read_all_cells(value), depth - 1)
             if inner is None:
@@ -467,3 +469,16 @@ def unfingerprintable_values(session, values, depth: int = 2) -> str | None:  # 
         else:
             return None
     return " or ".join(sorted(described))
+
+
+def _key_not_str(session, container: ContainerValue) -> str | None:  # noqa: ANN001 - a value-flow session
+    """A key written into the dict that is a literal other than a str (``{1: "a"}``), as a person reads it."""
+    for key in sorted(session.container_keys(container), key=repr):
+        if key is ANY or isinstance(key, (str, tuple)):  # a str, or one of the heap's own cells
+            continue
+        if key is None or isinstance(key, (bool, int, float, bytes)):
+            return repr(key)
+        if isinstance(key, KeyTuple):
+            return "a tuple"
+    return None
+

@@ -11,6 +11,7 @@ from steplint.analysis.interpret_shared import Frame, SessionApi, container_key
 from steplint.analysis.values import (
     RECORD_FIELDS,
     ENUM_MEMBERS,
+    BoundMethod,
     KEYED_MEMBER,
     ClassValue,
     ConstValue,
@@ -24,7 +25,7 @@ from steplint.analysis.values import (
 from steplint.core.summary import AssignStmt, CallExpr, ClassSummary, Const, NameTarget, Ref, Subscript
 
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "dataclasses.dataclass()"})
-_NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 _IDENTITY_ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})
 #: What an enum class may define to make its members equal something else, or one another.
@@ -60,7 +61,7 @@ class Records:
         session = self.session
         members: dict[str, Values] = {}
         outside = {base.name for base in session.mro(cls) if isinstance(base, ExternalValue)}
-        if outside & _NAMED_TUPLE_BASES:
+        if outside & NAMED_TUPLE_BASES:
             self._dataclass_fields(cls, summary, frame)
         if not outside & _ENUM_BASES:
             return members
@@ -69,6 +70,8 @@ class Records:
                  and not any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values)}
         keyed = self._members_are_identities(cls, outside, bound.values()) and _bound_once_plainly(summary, bound)
         tag = KEYED_MEMBER if keyed else "member"
+        # The enum's own ``__init__`` runs for each member with the member's value as its arguments.
+        initializers = [v for v in body.get("__init__", ()) if isinstance(v, FunctionValue)]
         by_value: dict[object, InstanceValue] = {}
         for name, values in bound.items():
             literal = _literal(values)
@@ -80,6 +83,11 @@ class Records:
             session.write_cell(member, "value", values, frame, exact=True)
             session.write_cell(member, "name", frozenset({ConstValue("str", name)}), frame, exact=True)
             members[name] = frozenset({member})
+            if initializers:  # ``LOUD = ("loud", inner)`` with ``__init__(self, label, runner)``: a tuple is spread
+                tuples = [v for v in values if isinstance(v, ContainerValue) and v.kind == "tuple"]
+                items = session.exact_items(frozenset(tuples)) if tuples and len(tuples) == len(values) else None
+                arguments = items if items is not None else [values]
+                session.call(frozenset(BoundMethod(f, member) for f in initializers), arguments, [], None, frame)
             if literal is not None:
                 by_value[container_key(literal)] = member
         return members

@@ -661,11 +661,28 @@ async def bound_named_tuple(url: str) -> list:
     return list(await asyncio.gather(place_point(GridPoint(1))))
 
 
+@step
+async def count_keys(counts: dict) -> int:
+    return len(counts)
+
+
+@workflow(name="bound-str-keys")
+async def bound_str_keys(url: str) -> list:
+    return list(await asyncio.gather(count_keys({"a": 1}), count_keys({})))
+
+
+@workflow(name="bound-int-keys")
+async def bound_int_keys(url: str) -> list:
+    return list(await asyncio.gather(count_keys({1: "a"})))
+
+
 def test_a_concurrent_call_is_refused_for_a_value_its_annotation_does_not_foresee():
     """STP020 (fixtures/stp020_bound_values.py): MAF takes exactly a str (``type(value) is str``), so a str Enum member
     given to a ``str`` parameter, or a NamedTuple to a ``tuple`` one, has no identity: the concurrent call is refused."""
     assert _checkpointed_run(bound_plain, "u") is None
-    for flow in (bound_enum_member, bound_named_tuple):
+    assert _checkpointed_run(bound_str_keys, "u") is None
+    # a dict keyed by an int: MAF fingerprints a mapping only where every key is a str
+    for flow in (bound_enum_member, bound_named_tuple, bound_int_keys):
         error = _checkpointed_run(flow, "u")
         if HAS_FINGERPRINTS:
             assert isinstance(error, ValueError) and "concurrent" in str(error), flow
