@@ -498,6 +498,8 @@ def _local_definitions(analysis: Analysis, module: ModuleSummary, scope: Functio
 def _under_hasattr_run(module: ModuleSummary, function: FunctionSummary, call: CallSite, receiver: str,
                        method: str = "run") -> bool:
     """Whether ``call`` sits in the body of ``if hasattr(<receiver>, "<method>"):`` (the builtin ``hasattr``)."""
+    if not any(type(site.callee) is Ref and site.callee.dotted == "hasattr" for site in function.calls):
+        return False  # no ``hasattr(...)`` test in the function (most): its statements are not walked
     if "hasattr" in module.bindings or any("hasattr" in f.bindings for f in module.functions):
         return False
     blocks = [function.body]

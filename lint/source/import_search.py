@@ -52,6 +52,7 @@ class ImportSearch:
         self.search_roots = [r for r in dict.fromkeys(os.path.abspath(r) for r in search_roots) if r not in roots]
         self.consulted: set[str] = set()
         self._listings: dict[str, frozenset[str]] = {}
+        self._parts: dict[tuple[tuple[str, ...], str], tuple[str | _Portions, frozenset[str]]] = {}
 
     def on_path(self, name: str) -> str | None:
         """The file for ``name`` with the roots, then the search roots, as ``sys.path``."""
@@ -105,13 +106,26 @@ class ImportSearch:
 
     def _part_in(self, locations: list[str], part: str) -> str | _Portions:
         """The package's ``__init__`` or module file for ``part`` in the first location that has one,
-        else the namespace portions: folders named ``part`` without an ``__init__``."""
+        else the namespace portions: folders named ``part`` without an ``__init__``.
+
+        Answered once per run (as the listings are): a run's modules ask for the same names over and over. An
+        answer given again consults again what it consulted the first time (a worker's share records its own)."""
+        key = (tuple(locations), part)
+        known = self._parts.get(key)
+        if known is None:
+            consulted: set[str] = set()
+            known = self._parts[key] = (self._search_part(locations, part, consulted), frozenset(consulted))
+        found, consulted_then = known
+        self.consulted.update(consulted_then)
+        return found if isinstance(found, str) else _Portions(list(found.folders))
+
+    def _search_part(self, locations: list[str], part: str, consulted: set[str]) -> str | _Portions:
         portions = _Portions([])
         for location in locations:
             listing = self._listing(location)
             if listing is None or not ({part, part + ".py", part + ".pyi"} & listing):
                 # The folder's own time changes when an entry is added or removed: the cache checks it.
-                self.consulted.add(location)
+                consulted.add(location)
                 continue
             folder = os.path.join(location, part)
             # Within one location a package beats a module, and a module beats a namespace portion.
@@ -121,10 +135,10 @@ class ImportSearch:
                 folder + ".py",
                 folder + ".pyi",
             ):
-                self.consulted.add(candidate)
+                consulted.add(candidate)
                 if os.path.isfile(candidate):
                     return candidate
-            self.consulted.add(folder)
+            consulted.add(folder)
             if os.path.isdir(folder):
                 portions.folders.append(folder)
         return portions
