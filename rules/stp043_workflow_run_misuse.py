@@ -5,7 +5,6 @@ from typing import Iterator
 
 from steplint.analysis.graph_pins import PIN_WORKFLOW_BODY
 from steplint.analysis.function_values import FunctionValues
-from steplint.analysis.interpreter import import_names
 from steplint.analysis.module_names import MafNames, MafReach
 from steplint.analysis.program import Analysis, Decorated
 from steplint.analysis.values import ExternalValue, StepValue
@@ -446,7 +445,7 @@ def _may_make_workflows(analysis: Analysis, module: ModuleSummary) -> bool:
         return bool(analysis.workflows_in(module))
     # The imports are loaded as an import of them would be (so every process, and a run of this one file, answers
     # alike, and the cache records them).
-    names = import_names([f.body for f in module.functions] + [c.body for c in module.classes])
+    names = list(analysis.service(MafReach).imports_of(module))
     return any(analysis.workflows_in(loaded) for loaded in analysis.engine.imported_modules(module, names))
 
 

@@ -423,6 +423,7 @@ class MafReach:
         self.engine: Engine = analysis.engine
         self._reaches: dict[str, bool] = {}
         self._names: dict[str, list[str]] = {}
+        self._imports: dict[str, tuple[str, ...]] = {}
 
     def reaches(self, module: ModuleSummary) -> bool:
         """True when ``module`` or a module its imports load (transitively, at any depth of any body) imports
@@ -464,11 +465,18 @@ class MafReach:
         """The names of the modules ``module``'s import statements (in any body) load, its packages' included."""
         found = self._names.get(module.path)
         if found is None:
-            bodies = [f.body for f in module.functions] + [c.body for c in module.classes]
-            found = import_names(bodies)
+            found = list(self.imports_of(module))
             found.extend(".".join(name.split(".")[:cut]) for name in list(found)
                          for cut in range(1, name.count(".") + 1))  # a package runs before its modules
             self._names[module.path] = found
+        return found
+
+    def imports_of(self, module: ModuleSummary) -> tuple[str, ...]:
+        """``import_names`` of every body of ``module`` (functions and classes), once per module."""
+        found = self._imports.get(module.path)
+        if found is None:
+            found = self._imports[module.path] = tuple(
+                import_names([f.body for f in module.functions] + [c.body for c in module.classes]))
         return found
 
 

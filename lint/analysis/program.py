@@ -275,6 +275,8 @@ class Analysis:
     def _assigned(self, module: ModuleSummary, scope: FunctionSummary | None, name: str, binding: Binding) -> None:
         value = binding.value
         assert isinstance(value, CallExpr)
+        if not value.args:
+            return  # nothing given to make a step or workflow of (``client = Client()``): its callee is not resolved
         factory = self.index.resolve(module, scope, value.func)
         config: CallExpr | None = value
         made_by = maf_name(factory)
