@@ -129,7 +129,9 @@ class LintRun:
         roots = list(dict.fromkeys(m.root for m in modules))
         self._search_roots = search_roots_for(self.settings, paths)
         self._quiet = self._quiet_changes(previous, changed, {os.path.abspath(m.path): m.path for m in modules})
-        kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, previous, changed)
+        skipped = [m for m in modules if m.path not in checked_paths] if verdict is not None else []
+        kept, checking = self._check([m for m in modules if m.path in checked_paths], modules, roots, previous, changed,
+                                     skipped)
         if verdict is not None:
             # After the check, whose summaries vouch for the skipped files they imported: a skipped file that
             # may not parse is checked after all (a broken one reports STP900), with its namesakes.
@@ -160,12 +162,14 @@ class LintRun:
         return result
 
     def _check(self, checked: list[ModuleFile], modules: list[ModuleFile], roots: list[str],
-               previous: ModuleStore | None, changed: set[str]) -> tuple[dict[str, ModuleFindings], _Checked]:
-        """The kept findings of ``checked`` modules that reach no change, and the others' findings, checked now."""
+               previous: ModuleStore | None, changed: set[str],
+               skipped: list[ModuleFile] = ()) -> tuple[dict[str, ModuleFindings], _Checked]:
+        """The kept findings of ``checked`` modules that reach no change, and the others' findings, checked now.
+        Where workers check them, this process checks the syntax of the ``skipped`` files meanwhile."""
         kept = _kept_findings(previous, changed, self._quiet, checked)
         to_check = [m.path for m in checked if m.path not in kept]
         if workers_for(len(to_check), self.jobs) > 1:
-            return kept, self._check_in_workers(to_check, modules, roots)
+            return kept, self._check_in_workers(to_check, modules, roots, skipped)
         return kept, self._check_here(to_check, modules, roots)
 
     def _check_here(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checked:
@@ -181,8 +185,10 @@ class LintRun:
         findings = {s.path: checking.findings(s) for s in summaries}
         return _Checked(findings, checking.resolution(), {s.path: s for s in summaries})
 
-    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str]) -> _Checked:
-        """Each worker summarizes and checks a share of ``paths``; this process only gathers their findings."""
+    def _check_in_workers(self, paths: list[str], modules: list[ModuleFile], roots: list[str],
+                          skipped: list[ModuleFile] = ()) -> _Checked:
+        """Each worker summarizes and checks a share of ``paths``; this process checks the syntax of the ``skipped``
+        files while they do (``_unparsed_skipped`` then has nothing left to parse), and gathers their findings."""
         run_files: dict[str, list[str]] = {}
         for m in modules:
             run_files.setdefault(m.module, []).append(m.path)
@@ -194,7 +200,9 @@ class LintRun:
         # Each share goes with the bytes its files' scans read: a worker reads only the files they import.
         scanned = [(s, {p: self._scanned.pop(os.path.abspath(p)) for p in s if os.path.abspath(p) in self._scanned})
                    for s in shares if s]
-        for share in self._pool.map_shares(partial(check_scanned_share, run=run), scanned):
+        shares = self._pool.map_shares(partial(check_scanned_share, run=run), scanned)  # the workers start now
+        self._syntax_checked_here(skipped)
+        for share in shares:
             self.stats.summarized += share.summarized
             for path, digest, stored, found in share.modules:
                 checking.findings[path] = found
@@ -300,6 +308,18 @@ class LintRun:
                 entry.syntax_ok = ok
                 self._dirty = True
         return {m.path for m in modules if m.path not in checked and not self._syntax_ok(m.path)}
+
+    def _syntax_checked_here(self, skipped: list[ModuleFile]) -> None:
+        """Whether each skipped file parses, in this process, as ``_unparsed_skipped`` would check it: this process
+        is idle while the workers check (a file a worker's summary vouches for is parsed here too: a few dozen)."""
+        for m in skipped:
+            absolute = os.path.abspath(m.path)
+            entry = self._entries.get(absolute)
+            if entry is None or entry.syntax_ok is not None:
+                continue
+            entry.syntax_ok = scanned_parses((m.path, self._scanned.get(absolute)), self.settings.max_file_size)
+            self.stats.syntax_checked += 1
+            self._dirty = True
 
     def _syntax_ok(self, path: str) -> bool:
         entry = self._entries.get(os.path.abspath(path))

@@ -27,8 +27,7 @@ def source_nfkc(data: bytes, text: str) -> str:
     exactly the characters that are not ASCII: one pass over the bytes finds them."""
     if text.isascii():
         return text
-    second_line_end = data.find(b"\n", data.find(b"\n") + 1)
-    if declares_encoding(data if second_line_end < 0 else data[:second_line_end]):
+    if declares_encoding(data):
         others = text.encode("utf-8", "surrogatepass").translate(None, _ASCII).decode("utf-8", "surrogatepass")
     else:
         others = data.translate(None, _ASCII).decode("utf-8", "replace")

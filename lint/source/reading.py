@@ -313,9 +313,10 @@ def parse_bytes(data: bytes, filename: str = "<unknown>") -> ParsedSource:
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*(?P<name>[-\w.]+)", re.MULTILINE)
 
 
-def declares_encoding(first_lines: bytes) -> bool:
-    """Whether ``first_lines`` (a file's first two lines) hold a PEP 263 encoding declaration."""
-    return _COOKIE.search(first_lines) is not None
+def declares_encoding(data: bytes) -> bool:
+    """Whether a file's first two lines hold a PEP 263 encoding declaration."""
+    second_line_end = data.find(b"\n", data.find(b"\n") + 1)
+    return _COOKIE.search(data if second_line_end < 0 else data[:second_line_end]) is not None
 
 
 def _lenient_decode(data: bytes) -> str | None:

@@ -13,8 +13,11 @@ from steplint.core.summary import ModuleSummary
 from steplint.source.import_search import ImportSearch, importable
 from steplint.source.module_identity import package_root
 from steplint.source.identifier_text import source_nfkc
-from steplint.source.reading import decode_source
+from steplint.source.reading import declares_encoding, decode_source
 from steplint.summaries.file_summary import summarize_path
+
+
+_UNREAD = object()
 
 
 class ModuleLoader:
@@ -44,6 +47,8 @@ class ModuleLoader:
         self.unchecked = {os.path.normpath(p) for paths in self.discovered.values() for p in paths}
         self.summarize = summarize
         self.loaded: dict[str, list[str]] = {}
+        #: A file's NFKC text where its bytes cannot tell what it spells, else None (``_spells``).
+        self._identifier_texts: dict[str, str | None] = {}
         self.search = ImportSearch(_roots_of(summaries) if roots is None else list(roots), list(search_roots or ()))
 
     @property
@@ -77,14 +82,13 @@ class ModuleLoader:
         without summarizing: a keyword argument, a ``def`` or an attribute must be spelled where it is used.
         Python reads identifiers NFKC-normalized, so a file with other characters is normalized first; one
         that cannot be read or decoded may."""
-        if os.path.abspath(path) in self.known:
+        absolute = os.path.abspath(path)
+        if absolute in self.known:
             return True  # summarized already: nothing to save
         try:
             with open(path, "rb") as source:
                 data = source.read()
-            if identifier.encode() in data:
-                return True
-            return not data.isascii() and identifier in source_nfkc(data, decode_source(data))
+            return self._spells(absolute, data, [identifier.encode()])
         except (OSError, ValueError):
             return True
 
@@ -94,18 +98,34 @@ class ModuleLoader:
         wanted = [identifier.encode() for identifier in identifiers]
         found: set[str] = set()
         for path in paths:
-            data = self.texts.get(os.path.abspath(path))
+            absolute = os.path.abspath(path)
+            data = self.texts.get(absolute)
             try:
                 if data is None:
                     with open(path, "rb") as source:
                         data = source.read()
-                if any(identifier in data for identifier in wanted) or (not data.isascii() and any(
-                        identifier.decode() in source_nfkc(data, decode_source(data))
-                        for identifier in wanted)):
+                if self._spells(absolute, data, wanted):
                     found.add(path)
             except (OSError, ValueError):
                 found.add(path)  # cannot be read: it may
         return found
+
+    def _spells(self, absolute: str, data: bytes, wanted: list[bytes]) -> bool:
+        """Whether ``data`` (the file at ``absolute``) spells one of the ASCII identifiers ``wanted``, as Python reads
+        identifiers (NFKC). Raises ValueError where the bytes do not decode."""
+        if any(identifier in data for identifier in wanted):
+            return True
+        if data.isascii():
+            return False
+        text = self._identifier_texts.get(absolute, _UNREAD)
+        if text is _UNREAD:
+            # Asked again for other words (STP050 follows module names file by file): normalized once per run, and
+            # kept only where the bytes cannot answer (NFKC changed a character, or an encoding is declared).
+            decoded = decode_source(data)
+            normalized = source_nfkc(data, decoded)
+            changed = normalized is not decoded or declares_encoding(data)
+            text = self._identifier_texts[absolute] = normalized if changed else None
+        return text is not None and any(identifier.decode() in text for identifier in wanted)
 
     def _load_for(self, name: str, path: str) -> ModuleSummary:
         self.loaded.setdefault(name, []).append(path)
