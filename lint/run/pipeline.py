@@ -209,8 +209,8 @@ class LintRun:
                 self._note_stored_summary(path, digest, stored)
             checking.resolution.merge(share.resolution)
             self._parsed.update(share.parsed)
-        # Each worker still holds its analysis (summaries, module states), which no later batch reads: the syntax
-        # check of skipped files would parse on top of it. Fresh workers (forked from this smaller process) do it.
+        # Each worker still holds its analysis (summaries, module states), which no later batch reads: a later batch
+        # (the files a syntax check found broken) runs in fresh workers, forked from this smaller process.
         self._pool.close()
         return checking
 
