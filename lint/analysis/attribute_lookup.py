@@ -262,8 +262,11 @@ class AttributeLookup:
         if name == "__name__":
             return self._module_dunder_name(module)
         if name == "__package__" and module.module and module.module.rpartition(".")[2] != "__main__":
-            # the package it is imported as (run as a script it is None, and a relative import there fails)
-            return const(module.module if module.is_package else module.module.rpartition(".")[0])
+            # The package it is imported as; a function may run in a script, where it is None.
+            package = const(module.module if module.is_package else module.module.rpartition(".")[0])
+            session = self.session
+            importing = session.kind == "import" and session.module is not None and session.module.path == module.path
+            return package if importing else package | const(None)
         return unbound_module_name(self.session.engine, module, name)
 
     def _module_dunder_name(self, module: ModuleSummary) -> Values:

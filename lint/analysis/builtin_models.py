@@ -667,8 +667,10 @@ def _import_module(session: ModelSession, args: list, kwargs: list, span: Span |
         if not isinstance(name, ConstValue) or not isinstance(name.value, str) or not name.value:
             return ONLY_UNKNOWN
         for package in packages if name.value.startswith(".") else (ConstValue("NoneType", None),):
-            if name.value.startswith(".") and not (isinstance(package, ConstValue) and isinstance(package.value, str)):
-                return ONLY_UNKNOWN  # a relative name under an unknown package (None raises: no module either)
+            if name.value.startswith(".") and not isinstance(package, ConstValue):
+                return ONLY_UNKNOWN  # a relative name under an unknown package
+            if name.value.startswith(".") and not (isinstance(package.value, str) and package.value):
+                continue  # ``package=None`` (a script's ``__package__``): Python raises, no module is imported
             try:
                 absolute = importlib.util.resolve_name(name.value, package.value)  # type: ignore[arg-type]
             except (ImportError, ValueError):
