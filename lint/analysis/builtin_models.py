@@ -691,6 +691,38 @@ def _imported_module(session: ModelSession, name: str, origin: ModuleSummary) ->
     return ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(name)
 
 
+#: Queues the analysis holds as containers of what was put into them (``asyncio.Queue``; ``queue.Queue``): a step
+#: handed from a producer to a consumer task through one is followed.
+QUEUE = "queue"
+SYNC_QUEUE = "sync queue"
+#: ``asyncio.Queue().get()``: awaiting it gives an item (``interpret_calls.awaited``).
+AWAITED_ITEM = "awaited item"
+_QUEUE_PUTS = frozenset({"put", "put_nowait"})
+
+
+def _queue(kind: str) -> Model:
+    def made(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        return _new(session, kind, span, frame, EMPTY)
+    return made
+
+
+def _queue_method(session: ModelSession, receiver: ContainerValue, name: str, args: list, span: Span | None,
+                  frame: Frame) -> Values:
+    """``put``/``put_nowait`` add their item; ``get_nowait`` gives one, and so does ``get`` (awaited, for an
+    ``asyncio`` queue); anything else is unknown."""
+    if name in _QUEUE_PUTS:
+        items = _first(args)
+        if items:
+            session.write_cell(receiver, ANY, items, frame)
+        return _NONE if name == "put_nowait" or receiver.kind == SYNC_QUEUE else ONLY_UNKNOWN
+    if name in ("get", "get_nowait"):
+        items = session.read_all_cells(receiver) or ONLY_UNKNOWN
+        if name == "get" and receiver.kind == QUEUE:
+            return _new(session, AWAITED_ITEM, span, frame, items)
+        return items
+    return ONLY_UNKNOWN
+
+
 def _super(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``super()`` in a method: the class the method is defined in, and the method's first argument;
     ``super(Class, obj)``: ``Class`` and ``obj`` (the lookup starts after ``Class`` in the MRO of ``obj``'s class)."""
@@ -1003,6 +1035,12 @@ _HANDLERS: dict[str, Model] = {
     "builtins.object.__setattr__": _setattr,
     "builtins.super": _super,
     "importlib.import_module": _import_module,
+    "asyncio.Queue": _queue(QUEUE),
+    "asyncio.LifoQueue": _queue(QUEUE),
+    "asyncio.PriorityQueue": _queue(QUEUE),
+    "queue.Queue": _queue(SYNC_QUEUE),
+    "queue.LifoQueue": _queue(SYNC_QUEUE),
+    "queue.SimpleQueue": _queue(SYNC_QUEUE),
     "asyncio.gather": _gather,
     "asyncio.create_task": _task,
     "asyncio.Task": _task,
@@ -1035,6 +1073,8 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
         return ONLY_UNKNOWN if name in _ASYNC_GENERATOR_STEPS else yielded
     if name == "#methodcaller":
         return _call_methodcaller(session, receiver, args, kwargs, span, frame)
+    if isinstance(receiver, ContainerValue) and receiver.kind in (QUEUE, SYNC_QUEUE):
+        return _queue_method(session, receiver, name, args, span, frame)
     if name == "#make" and isinstance(receiver, ClassValue):  # a NamedTuple's ``_make(iterable)``
         items = session.exact_items(_first(args)) if len(args) == 1 and not kwargs else None
         return session.call_one(receiver, items, [], span, frame) if items is not None else ONLY_UNKNOWN

@@ -480,6 +480,8 @@ class Calls:
                 found.add(ExternalValue(f"{value.name}.await"))
             elif isinstance(value, ContainerValue) and value.kind == "gathered":
                 found.add(value)
+            elif isinstance(value, ContainerValue) and value.kind == builtin_models.AWAITED_ITEM:
+                found.update(self.session.read_all_cells(value))  # ``await queue.get()``: an item put into it
             elif isinstance(value, InstanceValue) and frame is not None:
                 # What ``__await__``'s iterator returns is not followed: the value is unknown, its calls are not.
                 self.call(self.session.special_method(value, "__await__", frame), [], [], span, frame)

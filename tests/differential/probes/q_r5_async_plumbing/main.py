@@ -225,7 +225,7 @@ async def near_miss_aclosing_finally(text: str) -> str:
 async def by_queue_consumer(text: str) -> str:
     queue: asyncio.Queue = asyncio.Queue()
     out: list = []
-    consumer = asyncio.create_task(drain(queue, out))  # unknown: STP002
+    consumer = asyncio.create_task(drain(queue, out))  # expect: STP002
     queue.put_nowait((tokenize, text))
     queue.put_nowait((summarize, text))
     await queue.join()
