@@ -666,29 +666,33 @@ def _import_module(session: ModelSession, args: list, kwargs: list, span: Span |
     for name in names:
         if not isinstance(name, ConstValue) or not isinstance(name.value, str) or not name.value:
             return ONLY_UNKNOWN
-        for package in packages if name.value.startswith(".") else (ConstValue("NoneType", None),):
-            if name.value.startswith(".") and not isinstance(package, ConstValue):
+        relative = name.value.startswith(".")
+        for package in packages if relative else _NONE:
+            if relative and not isinstance(package, ConstValue):
                 return ONLY_UNKNOWN  # a relative name under an unknown package
-            if name.value.startswith(".") and not (isinstance(package.value, str) and package.value):
+            if relative and not (isinstance(package.value, str) and package.value):  # type: ignore[union-attr]
                 continue  # ``package=None`` (a script's ``__package__``): Python raises, no module is imported
             try:
-                absolute = importlib.util.resolve_name(name.value, package.value)  # type: ignore[arg-type]
+                absolute = importlib.util.resolve_name(name.value, package.value)  # type: ignore[union-attr]
             except (ImportError, ValueError):
                 continue  # Python raises: no module is imported
-            found.add(_imported_module(session, absolute, frame.unit.module))
+            loaded = import_chain(session, absolute, frame.unit.module)
+            found.add(ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(absolute))
     return frozenset(found) if found else ONLY_UNKNOWN
 
 
-def _imported_module(session: ModelSession, name: str, origin: ModuleSummary) -> Value:
+def import_chain(session: ModelSession, name: str, origin: ModuleSummary) -> ModuleSummary | None:
+    """Import ``name`` as Python does, its packages first (``a.b.c`` imports a, a.b and a.b.c), each run in its
+    own session and seen by this one; the analyzed module ``name`` is, if any."""
     engine = session.engine
     parts = name.split(".")
     loaded = None
-    for cut in range(1, len(parts) + 1):  # ``a.b.c`` imports a, a.b and a.b.c
+    for cut in range(1, len(parts) + 1):
         loaded = engine.load(".".join(parts[:cut]), origin)
         if loaded is not None:
             engine.module_unit(loaded)
             session.note_imported(loaded)
-    return ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(name)
+    return loaded
 
 
 #: Queues the analysis holds as containers of what was put into them (``asyncio.Queue``; ``queue.Queue``): a step

@@ -358,12 +358,7 @@ class Statements:
         engine = self.session.engine
         origin = frame.unit.module
         parts = node.module.split(".")
-        loaded = None
-        for cut in range(1, len(parts) + 1):  # ``import a.b.c`` imports a, a.b and a.b.c
-            loaded = engine.load(".".join(parts[:cut]), origin)
-            if loaded is not None:
-                engine.module_unit(loaded)
-                self.session.note_imported(loaded)
+        loaded = builtin_models.import_chain(self.session, node.module, origin)  # ``import a.b.c``: a, a.b, a.b.c
         if node.binds_head:
             head = engine.load(parts[0], origin)
             value = ModuleValue(head.path, head.module) if head is not None else ExternalValue(parts[0])

@@ -300,26 +300,26 @@ class LintRun:
                 self._dirty = True
             else:
                 unknown.append(m.path)
-        self.stats.syntax_checked += len(unknown)
         work = partial(scanned_parses, max_size=self.settings.max_file_size)
-        for path, ok in zip(unknown, self._pool.map(work, [(p, self._scanned.get(os.path.abspath(p))) for p in unknown])):
-            entry = self._entries.get(os.path.abspath(path))
-            if entry is not None:
-                entry.syntax_ok = ok
-                self._dirty = True
+        self._note_parses(unknown, self._pool.map(work, [(p, self._scanned.get(os.path.abspath(p))) for p in unknown]))
         return {m.path for m in modules if m.path not in checked and not self._syntax_ok(m.path)}
 
     def _syntax_checked_here(self, skipped: list[ModuleFile]) -> None:
         """Whether each skipped file parses, in this process, as ``_unparsed_skipped`` would check it: this process
         is idle while the workers check (a file a worker's summary vouches for is parsed here too: a few dozen)."""
-        for m in skipped:
-            absolute = os.path.abspath(m.path)
-            entry = self._entries.get(absolute)
-            if entry is None or entry.syntax_ok is not None:
-                continue
-            entry.syntax_ok = scanned_parses((m.path, self._scanned.get(absolute)), self.settings.max_file_size)
-            self.stats.syntax_checked += 1
-            self._dirty = True
+        unknown = [m.path for m in skipped
+                   if (entry := self._entries.get(os.path.abspath(m.path))) is not None and entry.syntax_ok is None]
+        work = partial(scanned_parses, max_size=self.settings.max_file_size)
+        self._note_parses(unknown, [work((p, self._scanned.get(os.path.abspath(p)))) for p in unknown])
+
+    def _note_parses(self, paths: list[str], parsed: list[bool]) -> None:
+        """Keep whether each of ``paths`` parses, in its file entry (and the cache)."""
+        self.stats.syntax_checked += len(paths)
+        for path, ok in zip(paths, parsed):
+            entry = self._entries.get(os.path.abspath(path))
+            if entry is not None:
+                entry.syntax_ok = ok
+                self._dirty = True
 
     def _syntax_ok(self, path: str) -> bool:
         entry = self._entries.get(os.path.abspath(path))

@@ -43,7 +43,7 @@ from typing import Callable, Iterable, Iterator
 from steplint.analysis.index import EXTERNAL_ROOTS
 from steplint.source.module_identity import ModuleFile
 from steplint.source.identifier_text import source_nfkc
-from steplint.source.reading import decode_source
+from steplint.source.reading import declares_encoding, decode_source
 
 MAF = "agent_framework"
 _FACTORY_WORDS = ("step", "workflow", "StepWrapper")
@@ -54,7 +54,6 @@ _WORD = re.compile(r"[^\W\d]\w*")
 _MODULE = re.compile(r"\.*[\w.\s]*")
 # No ``\b`` in front: it would keep the regex engine from scanning for the literal (10x slower).
 _STAR_IMPORT = re.compile(r"import[ \t\\\r\n(]*\*")
-_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
 
 @dataclass(frozen=True, slots=True)
 class Scan:
@@ -75,9 +74,7 @@ UNREADABLE_SCAN = Scan(False, False, False, frozenset(), False, True)
 
 def scan(data: bytes) -> Scan:
     """What ``data`` says; one pass per word looked for, and no copy but the decoded text."""
-    second_line_end = data.find(b"\n", data.find(b"\n") + 1)
-    first_lines = data[:second_line_end] if second_line_end >= 0 else data
-    if data.isascii() and not _COOKIE.search(first_lines):
+    if data.isascii() and not declares_encoding(data):
         text = data.decode("ascii")
     else:
         # Python reads identifiers NFKC-normalized and in the declared encoding: scan that text.
