@@ -37,6 +37,7 @@ from steplint.analysis.values import (
     Values,
     bounded,
     const,
+    one,
 )
 from steplint.core.summary import AssignStmt, AttrTarget, Const, Display, ModuleSummary, Ref
 
@@ -66,7 +67,7 @@ class AttributeLookup:
         return self.module_attribute(module, name, frame) if module is not None else ONLY_UNKNOWN
 
     def _of_external(self, value: ExternalValue, name: str, frame: Frame) -> Values:
-        return frozenset({ExternalValue(f"{value.name}.{name}")})
+        return one(ExternalValue(f"{value.name}.{name}"))
 
     def _of_class(self, value: ClassValue, name: str, frame: Frame) -> Values:
         # read through the class: a classmethod is bound to it, not to the base that defines it
@@ -155,7 +156,7 @@ class AttributeLookup:
                     cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver
                     if isinstance(cls, ClassValue):
                         return frozenset({BuiltinMethod(cls, "#make")})
-                return frozenset({ExternalValue(f"{owner.name}.{name}")})
+                return one(ExternalValue(f"{owner.name}.{name}"))
             stored = self.session.read_cell(owner, name)
             if not stored:
                 continue
@@ -373,8 +374,8 @@ def unbound_module_name(engine: EngineApi, module: ModuleSummary, name: str) -> 
     module its ``*`` imports, a builtin, or unknown."""
     for star in module.star_imports:
         if engine.load(star, module) is None:
-            return frozenset({ExternalValue(f"{star}.{name}")})
-    return frozenset({ExternalValue(f"builtins.{name}")}) if name in BUILTIN_NAMES else ONLY_UNKNOWN
+            return one(ExternalValue(f"{star}.{name}"))
+    return one(ExternalValue(f"builtins.{name}")) if name in BUILTIN_NAMES else ONLY_UNKNOWN
 
 
 def _submodule(engine: EngineApi, module: ModuleSummary, name: str) -> Values:

@@ -42,6 +42,7 @@ from steplint.analysis.values import (
     Values,
     bounded,
     const,
+    one,
 )
 
 from steplint.core.summary import ModuleSummary, Span
@@ -252,7 +253,7 @@ def _identity(session: ModelSession, args: list, kwargs: list, span: Span | None
 def _class_decorator(made: str) -> Model:
     """``@dataclass`` returns the class it is given; ``@dataclass(frozen=True)`` first makes the decorator ``made``."""
     def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-        return _first(args) or frozenset({ExternalValue(made)})
+        return _first(args) or one(ExternalValue(made))
     _CLASS_DECORATORS[model] = made
     return model
 
@@ -271,10 +272,10 @@ def _namedtuple(session: ModelSession, args: list, kwargs: list, span: Span | No
     cls = ClassValue(frame.unit.module.path, typename, frame.closure_unit())
     fields = ContainerValue("tuple", _site(span, frame, "fields"), session.id, len(names))
     for position, name in enumerate(names):
-        session.write_cell(fields, position, frozenset({ConstValue("str", name)}), frame, exact=True)
+        session.write_cell(fields, position, one(ConstValue("str", name)), frame, exact=True)
     session.write_cell(cls, RECORD_FIELDS, frozenset({fields}), frame, exact=True)
     session.write_cell(cls, "__match_args__", frozenset({fields}), frame, exact=True)
-    session.write_cell(cls, ("#base", 0), frozenset({ExternalValue("builtins.tuple")}), frame, exact=True)
+    session.write_cell(cls, ("#base", 0), one(ExternalValue("builtins.tuple")), frame, exact=True)
     return frozenset({cls})
 
 
@@ -396,12 +397,12 @@ def _copied_container(session: ModelSession, value: ContainerValue, span: Span |
 
 def _decorator_factory(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``functools.wraps(f)``, ``functools.lru_cache(maxsize=...)``: a decorator that keeps what it decorates."""
-    return frozenset({ExternalValue("functools.wraps()")})
+    return one(ExternalValue("functools.wraps()"))
 
 
 def _lru_cache(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``@functools.lru_cache`` keeps the function; ``functools.lru_cache(maxsize=...)`` makes such a decorator."""
-    return _identity(session, args, kwargs, span, frame) if _args(args) else frozenset({ExternalValue("functools.wraps()")})
+    return _identity(session, args, kwargs, span, frame) if _args(args) else one(ExternalValue("functools.wraps()"))
 
 
 def _descriptor(kind: str) -> Model:
@@ -650,7 +651,7 @@ def _setattr(session: ModelSession, args: list, kwargs: list, span: Span | None,
             if isinstance(name, ConstValue) and isinstance(name.value, str):
                 for owner in positional[0]:
                     session.store_attribute(owner, name.value, positional[2], frame)
-    return frozenset({ConstValue("NoneType", None)})
+    return one(ConstValue("NoneType", None))
 
 
 def _import_module(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -789,7 +790,7 @@ def _run_callable(position: int) -> Model:
 
 def _context_manager(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``@contextmanager``: calling the function makes a context manager whose value is what it yields."""
-    return frozenset({ExternalValue("contextlib.contextmanager()")}) if not _first(args) else frozenset(
+    return one(ExternalValue("contextlib.contextmanager()")) if not _first(args) else frozenset(
         {BuiltinMethod(v, "#contextmanager") for v in _first(args)})
 
 
@@ -1151,7 +1152,7 @@ def _read_attribute(session: ModelSession, bases: Values, key: Value, frame: Fra
 
 _GETTERS = {"#itemgetter": _got(_read_item), "#attrgetter": _got(_read_attribute)}
 
-_NONE = frozenset({ConstValue("NoneType", None)})
+_NONE = one(ConstValue("NoneType", None))
 
 
 def _add(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list, span: Span | None,

@@ -10,7 +10,7 @@ driver, and every write that adds values tells it what grew (``SessionApi.grew``
 from __future__ import annotations
 
 from steplint.analysis.interpret_shared import Frame, SessionApi
-from steplint.analysis.values import ANY, DEFAULT_FACTORY, EMPTY, ContainerValue, Value, Values, bounded
+from steplint.analysis.values import ANY, DEFAULT_FACTORY, EMPTY, ContainerValue, Value, Values, bounded, kept
 from steplint.core.summary import ModuleSummary
 
 
@@ -120,7 +120,7 @@ class Heap:
         before = self.cells.get(cell)  # a foreign object's cell here is this session's layer over it
         grew = False
         if before is None:
-            self.cells[cell] = values
+            self.cells[cell] = values = kept(values)
             self.fields.setdefault(value, set()).add(key)
             grew = bool(values)
         elif not values <= before:

@@ -42,6 +42,7 @@ from steplint.analysis.values import (
     Value,
     Values,
     bounded,
+    one,
 )
 from steplint.core.summary import FunctionSummary, ModuleSummary, Param, Ref, Span
 
@@ -253,7 +254,7 @@ class Calls:
         if modeled is not None:
             return modeled
         self._run_given_generators(args, kwargs, span, frame)
-        return frozenset({ExternalValue(f"{callee.name}()")})
+        return one(ExternalValue(f"{callee.name}()"))
 
     def _run_given_generators(self, args: list, kwargs: list, span: Span | None, frame: Frame) -> None:
         """A generator handed to code the analysis does not model (``any(gen)``, ``"".join(gen)``, ``anext(gen)``)

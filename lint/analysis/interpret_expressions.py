@@ -28,6 +28,7 @@ from steplint.analysis.values import (
     Values,
     bounded,
     const,
+    one,
 )
 from steplint.core.summary import (
     Attr,
@@ -422,7 +423,7 @@ class Expressions:
         session = self.session
         bounds = []
         for part in (form.lower, form.upper, form.step):
-            values = self.expr(part, frame) if part is not None else frozenset({ConstValue("NoneType", None)})
+            values = self.expr(part, frame) if part is not None else one(ConstValue("NoneType", None))
             (only,) = values if len(values) == 1 else (None,)
             bounds.append(only.value if isinstance(only, ConstValue) else UNKNOWN)
         found: set = set()

@@ -21,6 +21,7 @@ from steplint.analysis.values import (
     FunctionValue,
     InstanceValue,
     Values,
+    one,
 )
 from steplint.core.summary import AssignStmt, CallExpr, ClassSummary, Const, NameTarget, Ref, Subscript
 
@@ -30,7 +31,7 @@ _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag
 _IDENTITY_ENUM_BASES = frozenset({"enum.Enum", "enum.Flag"})
 #: What an enum class may define to make its members equal something else, or one another.
 _VALUE_HOOKS = frozenset({"__eq__", "__hash__", "__new__", "_generate_next_value_"})
-_AUTO = frozenset({ExternalValue("enum.auto()")})
+_AUTO = one(ExternalValue("enum.auto()"))
 
 
 class Records:
@@ -49,7 +50,7 @@ class Records:
         names = [name for name, annotation in summary.fields if not _is_class_var(annotation)]
         fields = ContainerValue("tuple", (frame.unit.module.path, "dataclass", summary.qualname), session.id, len(names))
         for position, name in enumerate(names):
-            session.write_cell(fields, position, frozenset({ConstValue("str", name)}), frame, exact=True)
+            session.write_cell(fields, position, one(ConstValue("str", name)), frame, exact=True)
         session.write_cell(cls, RECORD_FIELDS, frozenset({fields}), frame, exact=True)
         if "__match_args__" not in summary.body_names:
             session.write_cell(cls, "__match_args__", frozenset({fields}), frame, exact=True)
@@ -65,7 +66,7 @@ class Records:
             self._dataclass_fields(cls, summary, frame)
         if not outside & _ENUM_BASES:
             return members
-        session.write_cell(cls, ENUM_MEMBERS, frozenset({ConstValue("bool", True)}), frame)
+        session.write_cell(cls, ENUM_MEMBERS, one(ConstValue("bool", True)), frame)
         bound = {name: values for name, values in body.items() if _is_member_name(name, summary.name)
                  and not any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values)}
         keyed = self._members_are_identities(cls, outside, bound.values()) and _bound_once_plainly(summary, bound)
@@ -81,7 +82,7 @@ class Records:
                 continue
             member = InstanceValue(cls, (frame.unit.module.path, tag, summary.qualname, name), session.id)
             session.write_cell(member, "value", values, frame, exact=True)
-            session.write_cell(member, "name", frozenset({ConstValue("str", name)}), frame, exact=True)
+            session.write_cell(member, "name", one(ConstValue("str", name)), frame, exact=True)
             members[name] = frozenset({member})
             if initializers:  # ``LOUD = ("loud", inner)`` with ``__init__(self, label, runner)``: a tuple is spread
                 tuples = [v for v in values if isinstance(v, ContainerValue) and v.kind == "tuple"]

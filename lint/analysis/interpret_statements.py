@@ -33,6 +33,8 @@ from steplint.analysis.values import (
     StepValue,
     Values,
     bounded,
+    kept,
+    one,
 )
 from steplint.core.summary import (
     AssignStmt,
@@ -375,7 +377,7 @@ class Statements:
                 self.bind(name, values, frame)
             return
         if loaded is None:
-            self.bind(node.name, frozenset({ExternalValue(f"{node.module}.{node.imported}")}), frame)
+            self.bind(node.name, one(ExternalValue(f"{node.module}.{node.imported}")), frame)
             return
         values = self.session.module_attribute(loaded, node.imported, frame)
         engine = self.session.engine
@@ -453,6 +455,7 @@ class Statements:
             if name in summary.declared_nonlocal:
                 self._bind_nonlocal(name, values, frame)
                 return
+        values = kept(values)
         frame.env[name] = values
         if frame.kind != "class":
             self.session.remember(frame.unit, name, values)

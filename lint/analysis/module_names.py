@@ -29,7 +29,7 @@ from steplint.analysis.attribute_lookup import unbound_module_name, unset_module
 from steplint.analysis.index import ProjectIndex
 from steplint.analysis.interpret_shared import maf_factory, path_joined
 from steplint.analysis.interpreter import Engine, import_names
-from steplint.analysis.values import EMPTY, ONLY_UNKNOWN, UNKNOWN, ClassValue, ExternalValue, ModuleValue, Values
+from steplint.analysis.values import EMPTY, ONLY_UNKNOWN, UNKNOWN, ClassValue, ExternalValue, ModuleValue, Values, one
 from steplint.core.summary import (
     Attr, BinOpForm, Binding, CallExpr, Comprehension, Const, Display, Expr, FunctionSummary, LambdaForm,
     ModuleSummary, Ref,
@@ -215,7 +215,7 @@ class SettledNames:
                 value = ModuleValue(loaded.path, loaded.module) if loaded is not None else ExternalValue(binding.target)
                 return True, frozenset({value})
             if loaded is None:
-                return True, frozenset({ExternalValue(f"{binding.target}.{binding.imported_name}")})
+                return True, one(ExternalValue(f"{binding.target}.{binding.imported_name}"))
             return self._module_attribute(loaded, binding.imported_name)
         if kind == "def":
             function = engine.functions.get((module.path, binding.target))

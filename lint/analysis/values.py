@@ -227,18 +227,49 @@ _CONST_TYPES = (type(None), bool, int, float, str, bytes)
 
 def const(value: object) -> Values:
     if type(value) in _CONST_TYPES and (not isinstance(value, (str, bytes)) or len(value) <= 200):
-        return frozenset({ConstValue(type(value).__name__, value)})
+        return one(ConstValue(type(value).__name__, value))
     return ONLY_UNKNOWN
+
+
+#: One set per value held alone: every module that reads "id" or imports ``json.dumps`` holds the same set (most
+#: sets the analysis keeps hold one value, and a frozenset of one costs 216 bytes).
+_ONE: dict[Value, Values] = {UNKNOWN: ONLY_UNKNOWN}
+_ONE_LIMIT = 1 << 16  # a long-lived editor session starts over rather than grow without end
+
+
+def one(value: "Value") -> Values:
+    """``frozenset({value})``, shared between equal values (never for a float: 0.0 == -0.0, and nan != nan)."""
+    found = _ONE.get(value)
+    if found is None:
+        found = frozenset({value})
+        if type(value) is ConstValue and type(value.value) is float:
+            return found
+        if len(_ONE) >= _ONE_LIMIT:
+            _ONE.clear()
+            _ONE[UNKNOWN] = ONLY_UNKNOWN
+        _ONE[value] = found
+    return found
+
+
+def kept(values: Values) -> Values:
+    """``values`` as a place keeps them: a set of one value is the shared one."""
+    if len(values) != 1:
+        return values
+    for value in values:
+        return one(value)
+    return values
 
 
 def bounded(values: set | frozenset) -> Values:
     if len(values) <= MAX_VALUES:
         return frozenset(values)
-    kept = sorted(values, key=stable_key)[: MAX_VALUES - 1]
-    return frozenset([*kept, UNKNOWN])
+    first = sorted(values, key=stable_key)[: MAX_VALUES - 1]
+    return frozenset([*first, UNKNOWN])
 
 
-@lru_cache(maxsize=1 << 16)
+# Small: the cache holds its values (and their texts) alive; 4,096 keep the hits of one module's sorts, and 65,536
+# cost 18 MB on a 2,000-file run for 0.1% fewer instructions.
+@lru_cache(maxsize=1 << 12)
 def stable_key(value: "Value") -> str:
     """An order for values that does not depend on the order the analysis ran in (unit numbers are left out)."""
     return repr(_stable(value))

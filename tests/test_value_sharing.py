@@ -1,0 +1,39 @@
+"""Sets of one value are shared between equal values (memory), never where equal values differ (floats)."""
+
+import math
+
+from steplint.analysis import values
+from steplint.analysis.values import ONLY_UNKNOWN, UNKNOWN, ConstValue, ExternalValue, const, kept, one
+
+
+def test_equal_values_share_one_set():
+    assert one(ExternalValue("json.dumps")) is one(ExternalValue("json.dumps"))
+    assert const("id") is const("id")
+    assert const(1) is not const(True)  # 1 == True, but not as a literal here
+    assert one(UNKNOWN) is ONLY_UNKNOWN
+
+
+def test_a_float_keeps_its_own_set():
+    negative, positive = const(-0.0), const(0.0)
+    assert math.copysign(1, next(iter(negative)).value) == -1
+    assert math.copysign(1, next(iter(positive)).value) == 1
+    nan = const(float("nan"))
+    assert next(iter(nan)).kind == "float"
+
+
+def test_kept_shares_a_set_of_one_and_leaves_the_others():
+    made = frozenset({ConstValue("str", "shared by kept")})
+    assert kept(made) == made
+    assert kept(frozenset(made)) is kept(made)
+    pair = frozenset({ConstValue("int", 1), ConstValue("int", 2)})
+    assert kept(pair) is pair
+    assert kept(frozenset()) == frozenset()
+
+
+def test_the_table_starts_over_past_its_limit(monkeypatch):
+    monkeypatch.setattr(values, "_ONE_LIMIT", 4)
+    monkeypatch.setattr(values, "_ONE", {UNKNOWN: ONLY_UNKNOWN})
+    for index in range(10):
+        one(ConstValue("int", index))
+    assert len(values._ONE) <= 4
+    assert one(UNKNOWN) is ONLY_UNKNOWN
