@@ -37,3 +37,19 @@ def test_the_table_starts_over_past_its_limit(monkeypatch):
         one(ConstValue("int", index))
     assert len(values._ONE) <= 4
     assert one(UNKNOWN) is ONLY_UNKNOWN
+
+
+def test_objects_with_the_same_few_keys_share_their_key_set():
+    from steplint.analysis.heap import _SHARED_KEYS_UP_TO, _with_key
+
+    first = _with_key(_with_key(None, "name"), "value")
+    second = _with_key(_with_key(None, "value"), "name")
+    assert first is second and first == {"name", "value"}
+    assert _with_key(first, "name") is first
+
+    keys = None
+    for index in range(_SHARED_KEYS_UP_TO + 3):
+        keys = _with_key(keys, index)
+    assert keys == set(range(_SHARED_KEYS_UP_TO + 3))
+    assert type(keys) is set  # a large container grows its own set in place
+    assert _with_key(keys, "more") is keys and "more" in keys

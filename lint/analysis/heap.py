@@ -13,6 +13,27 @@ from steplint.analysis.interpret_shared import Frame, SessionApi
 from steplint.analysis.values import ANY, DEFAULT_FACTORY, EMPTY, ContainerValue, Value, Values, bounded, kept
 from steplint.core.summary import ModuleSummary
 
+#: An object's keys are a shared frozenset up to this many (most objects have a few, and many the same few: an enum
+#: member's ``name`` and ``value``), a set of its own past it (a large dict display adds its keys one by one).
+_SHARED_KEYS_UP_TO = 8
+_shared_keys: dict[frozenset, frozenset] = {}
+_SHARED_KEYS_LIMIT = 1 << 14
+
+
+def _with_key(keys: frozenset | set | None, key: object) -> frozenset | set:
+    """``keys`` with ``key`` added."""
+    if type(keys) is set:
+        keys.add(key)
+        return keys
+    if keys is not None and key in keys:
+        return keys
+    grown = frozenset({key}) if keys is None else keys | {key}
+    if len(grown) > _SHARED_KEYS_UP_TO:
+        return set(grown)
+    if len(_shared_keys) >= _SHARED_KEYS_LIMIT:
+        _shared_keys.clear()
+    return _shared_keys.setdefault(grown, grown)
+
 
 class Heap:
     """The cells one session wrote: its own objects', and its layer over objects other sessions made."""
@@ -21,7 +42,7 @@ class Heap:
         self.session = session
         self.observed = session.observed  # the driver's record of what this pass read (cleared, never replaced)
         self.cells: dict[tuple, Values] = {}  # (object, key) -> values
-        self.fields: dict[Value, set] = {}  # object -> the keys written
+        self.fields: dict[Value, frozenset | set] = {}  # object -> the keys written (``_with_key``)
         self.writers: dict[tuple, int] = {}  # cell -> the unit that last wrote it, or -1 when several did
         self.global_writes: dict[tuple[str, str], Values] = {}  # (module path, name) -> values ``global`` wrote
 
@@ -121,7 +142,7 @@ class Heap:
         grew = False
         if before is None:
             self.cells[cell] = values = kept(values)
-            self.fields.setdefault(value, set()).add(key)
+            self.fields[value] = _with_key(self.fields.get(value), key)
             grew = bool(values)
         elif not values <= before:
             self.cells[cell] = bounded(before | values)
