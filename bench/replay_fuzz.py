@@ -9,6 +9,7 @@ violations per invariant, with examples of violations (their seeds reproduce the
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 import warnings
@@ -21,8 +22,11 @@ import replay_fuzz  # noqa: E402
 
 
 def main() -> None:
-    first = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("first_seed", nargs="?", type=int, default=0)
+    parser.add_argument("count", nargs="?", type=int, default=200)
+    options = parser.parse_args()
+    first, count = options.first_seed, options.count
     warnings.simplefilter("ignore")
     started = time.perf_counter()
     tally = replay_fuzz.fuzz(range(first, first + count))
