@@ -8,6 +8,7 @@ check, reported apart). Usage: python bench/replay_check.py [repeats]
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import sys
@@ -51,4 +52,6 @@ def main(repeats: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repeats", nargs="?", type=int, default=5)
+    main(parser.parse_args().repeats)
