@@ -3,7 +3,9 @@
 import math
 
 from steplint.analysis import values
-from steplint.analysis.values import ONLY_UNKNOWN, UNKNOWN, ConstValue, ExternalValue, const, kept, one
+from steplint.analysis.values import (
+    ONLY_UNKNOWN, UNKNOWN, ConstValue, ExternalValue, FunctionValue, const, kept, one,
+)
 
 
 def test_equal_values_share_one_set():
@@ -28,6 +30,8 @@ def test_kept_shares_a_set_of_one_and_leaves_the_others():
     pair = frozenset({ConstValue("int", 1), ConstValue("int", 2)})
     assert kept(pair) is pair
     assert kept(frozenset()) == frozenset()
+    function = frozenset({FunctionValue("app.py", "handler", 0)})
+    assert kept(function) is function  # held by few places: not worth a table entry
 
 
 def test_the_table_starts_over_past_its_limit(monkeypatch):

@@ -234,7 +234,7 @@ def const(value: object) -> Values:
 #: One set per value held alone: every module that reads "id" or imports ``json.dumps`` holds the same set (most
 #: sets the analysis keeps hold one value, and a frozenset of one costs 216 bytes).
 _ONE: dict[Value, Values] = {UNKNOWN: ONLY_UNKNOWN}
-_ONE_LIMIT = 1 << 16  # a long-lived editor session starts over rather than grow without end
+_ONE_LIMIT = 1 << 15  # a long-lived editor session starts over rather than grow without end
 
 
 def one(value: "Value") -> Values:
@@ -251,12 +251,17 @@ def one(value: "Value") -> Values:
     return found
 
 
+#: The values many places hold alone; a function, a class or a step is held by few, so its set is not shared.
+_SHARED_KINDS = frozenset({ConstValue, ExternalValue, ContainerValue, ModuleValue, _Unknown})
+
+
 def kept(values: Values) -> Values:
-    """``values`` as a place keeps them: a set of one value is the shared one."""
+    """``values`` as a place keeps them: a set of one literal, outside name, container or module is the shared one."""
     if len(values) != 1:
         return values
     for value in values:
-        return one(value)
+        if type(value) in _SHARED_KINDS:
+            return one(value)
     return values
 
 
