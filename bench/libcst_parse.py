@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
@@ -34,4 +35,10 @@ def main(paths: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="folders whose .py files are parsed")
+    options = parser.parse_args()
+    missing = [path for path in options.paths if not os.path.isdir(path)]
+    if missing:
+        parser.error(f"not a folder: {', '.join(missing)}")
+    sys.exit(main(options.paths))
