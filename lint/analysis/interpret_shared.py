@@ -418,7 +418,7 @@ class HeapApi(Protocol):
     """A session's writes: object cells (``heap.Heap``), read by other sessions' heaps too."""
 
     cells: dict[tuple, Values]
-    fields: dict[Value, set]
+    fields: dict[Value, frozenset | set]  # shared up to a few keys (``heap._with_key``): never mutate one
     global_writes: dict[tuple[str, str], Values]
 
 
