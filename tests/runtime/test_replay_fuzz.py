@@ -180,3 +180,23 @@ def test_the_judge_lets_a_pauses_replay_run_a_retried_top_level_call_again_as_ma
         tally = Tally()
         judge(tally, program, "scoped", policy, phases, alone)
         assert tally.checks["completed_rerun"] and not any(tally.violations.values()), tally.describe()
+
+
+@pytest.mark.skipif(not HAS_FINGERPRINTS, reason="fingerprint occurrences exist from 1.20")
+def test_the_judge_lets_a_pauses_replay_run_a_retried_nested_call_again_as_maf_alone_does() -> None:
+    """Seed 44259 of the long mode (1.20+): nested c8 fails once, then completes under its fingerprint's occurrence 1;
+    in a pause's replay its first attempt, which no longer fails, takes occurrence 0, misses and runs again. MAF
+    alone's uninterrupted run completes c8 twice as well (the scoped key counts occurrences as MAF does); its resume
+    gives another call (c15) another call's value, so it is no oracle for re-runs there."""
+    program = dataclasses.replace(generate(44259), install_midway=0, other_process=False)
+    alone = run_configuration(program, None, "off")
+    uninterrupted, _, resumed, _ = alone
+    assert "c8" in uninterrupted.trace.replayed_retries and uninterrupted.trace.completed["c8"] == 2
+    assert resumed.trace.wrong, "MAF alone's resume takes another call's value"
+    for policy in ("error", "warn", "rerun"):
+        phases = run_configuration(program, "scoped", policy)
+        assert "c8" in phases[2].trace.replayed_retries, policy
+        tally = Tally()
+        judge(tally, program, "scoped", policy, phases, alone)
+        assert tally.checks["completed_rerun"] and not tally.violations["completed_rerun"], tally.describe()
+
