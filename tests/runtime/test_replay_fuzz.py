@@ -11,7 +11,7 @@ import dataclasses
 from collections import Counter
 
 import pytest
-from replay_fuzz import INVARIANTS, Tally, fuzz, judge, run_configuration
+from replay_fuzz import INVARIANTS, Tally, fuzz, judge, ran_again, run_configuration
 from replay_fuzz_model import generate
 from shim_support import HAS_FINGERPRINTS
 
@@ -196,6 +196,30 @@ def test_the_judge_lets_a_pauses_replay_run_a_retried_nested_call_again_as_maf_a
     for policy in ("error", "warn", "rerun"):
         phases = run_configuration(program, "scoped", policy)
         assert "c8" in phases[2].trace.replayed_retries, policy
+        tally = Tally()
+        judge(tally, program, "scoped", policy, phases, alone)
+        assert tally.checks["completed_rerun"] and not tally.violations["completed_rerun"], tally.describe()
+
+
+@pytest.mark.skipif(not HAS_FINGERPRINTS, reason="the shift shows where the retried call is fingerprinted (1.20+)")
+def test_the_judge_lets_a_call_after_a_retried_call_of_its_step_run_again_as_maf_alone_does() -> None:
+    """Seed 44227 of the long mode (1.20+): top-level c1 (alpha, gathered) fails once in the resume's first pass; in
+    the pause's replay it no longer fails and takes the call-order position its failed attempt had used, so alpha's
+    counter is one behind and c4 (alpha, keyed by call order) misses and runs again. MAF alone does the same on the
+    program without its nested calls; with them its resume hands c4 another call's value, so it is no oracle."""
+    program = dataclasses.replace(generate(44227), install_midway=0, other_process=False)
+
+    def flat(groups: tuple) -> tuple:
+        return tuple(dataclasses.replace(g, calls=tuple(dataclasses.replace(c, children=()) for c in g.calls))
+                     for g in groups)
+
+    flattened = dataclasses.replace(program, first=flat(program.first), second=flat(program.second))
+    assert "c4" in ran_again(run_configuration(flattened, None, "off")), "MAF alone runs c4 again without nesting"
+    alone = run_configuration(program, None, "off")
+    assert alone[2].trace.wrong and "c4" not in ran_again(alone)
+    for policy in ("error", "warn", "rerun"):
+        phases = run_configuration(program, "scoped", policy)
+        assert "c4" in ran_again(phases) and "c1" in phases[2].trace.replayed_retries, policy
         tally = Tally()
         judge(tally, program, "scoped", policy, phases, alone)
         assert tally.checks["completed_rerun"] and not tally.violations["completed_rerun"], tally.describe()
