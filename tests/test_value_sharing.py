@@ -35,8 +35,7 @@ def test_kept_shares_a_set_of_one_and_leaves_the_others():
 
 
 def test_the_table_starts_over_past_its_limit(monkeypatch):
-    monkeypatch.setattr(values, "_ONE_LIMIT", 4)
-    monkeypatch.setattr(values, "_ONE", {UNKNOWN: ONLY_UNKNOWN})
+    monkeypatch.setattr(values, "_ONE", values.SharedTable(4, {UNKNOWN: ONLY_UNKNOWN}))
     for index in range(10):
         one(ConstValue("int", index))
     assert len(values._ONE) <= 4

@@ -10,14 +10,15 @@ driver, and every write that adds values tells it what grew (``SessionApi.grew``
 from __future__ import annotations
 
 from steplint.analysis.interpret_shared import Frame, SessionApi
-from steplint.analysis.values import ANY, DEFAULT_FACTORY, EMPTY, ContainerValue, Value, Values, bounded, kept
+from steplint.analysis.values import (
+    ANY, DEFAULT_FACTORY, EMPTY, ContainerValue, SharedTable, Value, Values, bounded, kept,
+)
 from steplint.core.summary import ModuleSummary
 
 #: An object's keys are a shared frozenset up to this many (most objects have a few, and many the same few: an enum
 #: member's ``name`` and ``value``), a set of its own past it (a large dict display adds its keys one by one).
 _SHARED_KEYS_UP_TO = 8
-_shared_keys: dict[frozenset, frozenset] = {}
-_SHARED_KEYS_LIMIT = 1 << 14
+_shared_keys = SharedTable(1 << 14)
 
 
 def _with_key(keys: frozenset | set | None, key: object) -> frozenset | set:
@@ -30,9 +31,7 @@ def _with_key(keys: frozenset | set | None, key: object) -> frozenset | set:
     grown = frozenset({key}) if keys is None else keys | {key}
     if len(grown) > _SHARED_KEYS_UP_TO:
         return set(grown)
-    if len(_shared_keys) >= _SHARED_KEYS_LIMIT:
-        _shared_keys.clear()
-    return _shared_keys.setdefault(grown, grown)
+    return _shared_keys.keep(grown, grown)
 
 
 class Heap:

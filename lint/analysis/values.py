@@ -231,10 +231,29 @@ def const(value: object) -> Values:
     return ONLY_UNKNOWN
 
 
+class SharedTable(dict):
+    """Equal immutable sets made in many places, kept once (by a key that is cheap to look up before making one).
+
+    Bounded: past ``limit`` entries it starts over from ``seed``, so a long-lived editor session does not grow it
+    without end (sharing is lost for a while, never a result).
+    """
+
+    def __init__(self, limit: int, seed: dict | None = None):
+        super().__init__(seed or {})
+        self.limit = limit
+        self.seed = dict(seed or {})
+
+    def keep(self, key: object, made: frozenset) -> frozenset:
+        """The set kept for ``key``: ``made``, unless an equal one is kept already."""
+        if len(self) >= self.limit:
+            self.clear()
+            self.update(self.seed)
+        return self.setdefault(key, made)
+
+
 #: One set per value held alone: every module that reads "id" or imports ``json.dumps`` holds the same set (most
 #: sets the analysis keeps hold one value, and a frozenset of one costs 216 bytes).
-_ONE: dict[Value, Values] = {UNKNOWN: ONLY_UNKNOWN}
-_ONE_LIMIT = 1 << 15  # a long-lived editor session starts over rather than grow without end
+_ONE = SharedTable(1 << 15, {UNKNOWN: ONLY_UNKNOWN})
 
 
 def one(value: "Value") -> Values:
@@ -244,10 +263,7 @@ def one(value: "Value") -> Values:
         found = frozenset({value})
         if type(value) is ConstValue and type(value.value) is float:
             return found
-        if len(_ONE) >= _ONE_LIMIT:
-            _ONE.clear()
-            _ONE[UNKNOWN] = ONLY_UNKNOWN
-        _ONE[value] = found
+        return _ONE.keep(value, found)
     return found
 
 
