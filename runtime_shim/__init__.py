@@ -14,7 +14,8 @@ start-up::
 
 Either way, a resumed call that is about to take a cached result another
 call made (its recorded arguments differ) is refused, warned about or run
-again (``on_replay_mismatch``), and ``replay_report()`` counts the checks.
+again (``on_replay_mismatch``), as is a request about to take the answer
+given for another request, and ``replay_report()`` counts the checks.
 
 This package imports neither agent_framework (until ``install()``) nor any of
 the linter's dependencies.

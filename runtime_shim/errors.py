@@ -155,11 +155,13 @@ class ReplayMismatchError(RuntimeShimError, RuntimeError):
         differences: what differs, e.g. ``["argument 'job'", "field job.label"]``.
     """
 
-    def __init__(self, step: str, key: str, differences: Sequence[str]) -> None:
+    def __init__(self, step: str, key: str, differences: Sequence[str], *, answer: bool = False) -> None:
         self.step = step
         self.key = key
         self.differences = tuple(differences)
-        super().__init__(replay_mismatch_message(step, key, differences, "error"))
+        self.answer = answer  # the answer to a request (key: the request's id), not a cached result
+        message = answer_mismatch_message if answer else replay_mismatch_message
+        super().__init__(message(step, key, differences, "error"))
 
 
 class ReplayMismatchWarning(RuntimeWarning):
@@ -179,6 +181,23 @@ def replay_mismatch_message(step: str, key: str, differences: Sequence[str], pol
         f"that made the checkpoint (a branch on time, randomness or I/O; code changed since), or the "
         f"checkpoint holds nested calls. Fix: make the order deterministic, give the step a "
         f"replay_key=, or install with on_replay_mismatch='rerun' to run such calls again."
+    )
+
+
+def answer_mismatch_message(step: str, request_id: str, differences: Sequence[str], policy: str) -> str:
+    what = ", ".join(differences) or "the request"
+    asker = "the workflow body" if step == "<workflow>" else f"@step {step!r}"
+    outcome = {
+        "error": "steplint's runtime shim refused it (on_replay_mismatch='error')",
+        "warn": "MAF returned it anyway (on_replay_mismatch='warn')",
+    }[policy]
+    return (
+        f"{asker}: the answer to request {request_id!r} was given for another request ({what} differ), "
+        f"so agent-framework-core was about to hand this request another request's answer on resume "
+        f"({ISSUE_URL}); {outcome}. Requests without request_id= are matched by the order they are made in; "
+        f"causes: a call that took another call's cached result never made its own request, or the code changed "
+        f"while the run was paused. Fix: pass request_id= naming the request, or install with "
+        f"on_replay_mismatch='rerun' to ask such requests again."
     )
 
 

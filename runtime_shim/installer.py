@@ -29,6 +29,7 @@ from steplint.runtime_shim.fingerprint_guard import (
     Policy,
     guarded_replay_identity,
 )
+from steplint.runtime_shim.answer_check import answer_hooks
 from steplint.runtime_shim.framework import COUNTER, Framework, detect_framework
 from steplint.runtime_shim.key_scoping import (
     scoped_allocators,
@@ -36,6 +37,7 @@ from steplint.runtime_shim.key_scoping import (
     verify_scoped_keys_survive_checkpoints,
 )
 from steplint.runtime_shim.patching import PatchSet
+from steplint.runtime_shim.replay_records import chunk_keys
 from steplint.runtime_shim.replay_check import (
     DEFAULT_POLICY,
     MUTATION_POLICIES,
@@ -157,6 +159,9 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
         for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current,
                                                                  options.on_argument_mutation).items():
             patches.replace(owner, name, replacement)
+        for (owner, name), replacement in answer_hooks(framework, options.on_replay_mismatch, current,
+                                                       chunk_keys(framework)).items():
+            patches.replace(owner, name, replacement)
     maf_methods.update(patches.originals(run_context, exclude=("__init__",)))
     return patches
 
@@ -193,8 +198,12 @@ def install(
             before the value is returned), ``"warn"``
             (:class:`ReplayMismatchWarning`, MAF's value), ``"rerun"`` (the
             body runs; the entry goes to the later call it belongs to) or
-            ``"off"`` (no records, no checks). Default: ``"error"`` in flat
-            mode, ``"rerun"`` in scoped mode (README, "Replay verification").
+            ``"off"`` (no records, no checks). The same for a replay's
+            ``request_info`` (without ``request_id=``) about to take the
+            answer given for another request; ``"rerun"`` gives it the answer
+            given for it, or asks it again (``answer_check``). Default:
+            ``"error"`` in flat mode, ``"rerun"`` in scoped mode (README,
+            "Replay verification").
         on_argument_mutation: where verification records a call (call-order
             keys), what to do when its body changed an argument it was given
             (a resume that takes the cached result never makes the change):

@@ -96,21 +96,32 @@ class ReplayReport:
     adopted: int = 0  # a memoized task's entry taken by the same call under another parent (memo_adoption)
     unrecorded: int = 0  # the entry had no record (made without verification): not checked
     undigestable: int = 0  # the call's arguments have no canonical form: not checked
+    # Answers to request_info matched by call order (answer_check), checked like entries:
+    answers_verified: int = 0  # the request the answer was given for is the one asking now
+    answers_mismatched: int = 0  # another request is asking (then: raised, warned or asked again)
+    answers_reasked: int = 0  # mismatches asked again under their own id (on_replay_mismatch="rerun")
+    answers_moved: int = 0  # answers given for a request under another id, handed to it ("rerun")
+    answers_unchecked: int = 0  # no record of the answered request, or one that cannot be digested
 
     def describe(self) -> str:
-        return (
+        text = (
             f"steplint replay verification: {self.verified} verified, {self.mismatched} mismatched "
             f"({self.rerun} rerun, {self.moved} moved to their own call), {self.adopted} adopted, "
             f"{self.unrecorded} unrecorded, "
             f"{self.undigestable} undigestable"
         )
+        if self.answers_verified or self.answers_mismatched or self.answers_unchecked:
+            text += (f"; answers: {self.answers_verified} verified, {self.answers_mismatched} mismatched "
+                     f"({self.answers_reasked} asked again), {self.answers_moved} moved to their own request, "
+                     f"{self.answers_unchecked} unchecked")
+        return text
 
 
 _counts_lock = threading.Lock()
 _counts: dict[str, int] = dict.fromkeys(ReplayReport.__dataclass_fields__, 0)
 
 
-def _count(kind: str) -> None:
+def count_check(kind: str) -> None:
     with _counts_lock:
         _counts[kind] += 1
 
@@ -136,7 +147,7 @@ def keyed_by_identity(framework: Framework) -> Callable[[Any], bool] | None:
     return lambda key: isinstance(key, str) and key.startswith(prefix)
 
 
-def _shape(wrapper: Any) -> CallShape:
+def call_shape(wrapper: Any) -> CallShape:
     shape = wrapper.__dict__.get(SHAPE_ATTRIBUTE)
     if shape is None:
         shape = wrapper.__dict__[SHAPE_ATTRIBUTE] = CallShape(wrapper)
@@ -151,7 +162,7 @@ def _record_of(frame: Any, call_order: bool = True) -> int:
     if record is None:
         wrapper, args, kwargs = frame.call
         try:
-            record = record_call(_shape(wrapper), args, kwargs)
+            record = record_call(call_shape(wrapper), args, kwargs)
         except Exception:  # whatever a value's methods raise: no record, never a failed step call
             record = UNDIGESTABLE
         frame.record = record
@@ -168,12 +179,12 @@ def _record_of(frame: Any, call_order: bool = True) -> int:
 def _differences(frame: Any, recorded: int) -> list[str]:
     wrapper, args, kwargs = frame.call
     try:
-        return differences(_shape(wrapper), args, kwargs, recorded)
+        return differences(call_shape(wrapper), args, kwargs, recorded)
     except Exception:
         return ["the arguments"]
 
 
-def _calling_line() -> tuple[str, int]:
+def calling_line() -> tuple[str, int]:
     """The first frame outside the shim and MAF: the line that called the step."""
     frame = sys._getframe(2)
     while frame is not None:
@@ -250,7 +261,7 @@ def _identity_keyed(lookup: _Lookup, found: bool) -> tuple[bool, Any]:
     if frame.place is None and frame.identity is not None:
         frame.place = lookup.state.place_of(frame, frame.identity[1:])  # (wrapper identity, identity)
     if found and not recorded_cache:
-        _count("unrecorded")
+        count_check("unrecorded")
         _say_unverified_once(lookup)
     return (found, None) if found else _adopted(lookup) or (False, None)
 
@@ -292,7 +303,7 @@ def _adopted(lookup: _Lookup) -> tuple[bool, Any] | None:
     counts[lookup.key] = count
     if record is not None:
         log.put(lookup.key, record)
-    _count("adopted")
+    count_check("adopted")
     return True, value
 
 
@@ -301,7 +312,7 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
     frame, key = lookup.frame, lookup.key
     recorded = lookup.log.get(key)
     if recorded is None:
-        _count("unrecorded")
+        count_check("unrecorded")
         _say_unverified_once(lookup)
         return True, value
     fallback = frame.record is IDENTITY_KEYED  # MAF's look at the call-order key of a fingerprinted call
@@ -309,25 +320,25 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
         frame.record = None  # an old call-order entry for a fingerprinted call: check it like any other
     current = _record_of(frame, call_order=not fallback)
     if recorded == UNDIGESTABLE or current == UNDIGESTABLE:
-        _count("undigestable")
+        count_check("undigestable")
         return True, value
     if recorded == current:
-        _count("verified")
+        count_check("verified")
         return True, value
-    _count("mismatched")
+    count_check("mismatched")
     if fallback:
         # Another call's entry, and this call's own result would go under its identity key, where MAF found
         # nothing: a miss under every policy, which leaves the entry for its own call (MAF alone, counting
         # call order across parents, would have looked at another key; on 1.20+ it refuses a concurrent call
         # such an entry outright).
         frame.record = IDENTITY_KEYED
-        _count("rerun")
+        count_check("rerun")
         return False, None
     step, differing = frame.step_name, _differences(frame, recorded)
     if policy == "error":
         raise ReplayMismatchError(step, key_text(key), differing)
     if policy == "warn":
-        filename, line = _calling_line()
+        filename, line = calling_line()
         warnings.warn_explicit(replay_mismatch_message(step, key_text(key), differing, "warn"),
                                ReplayMismatchWarning, filename, line)
         return True, value
@@ -340,7 +351,7 @@ def _hit(lookup: _Lookup, value: Any, policy: str) -> tuple[bool, Any]:
     lookup.state.replay_stash.setdefault(recorded, []).append((value, count))
     moved = _moved_here(lookup)
     if not moved[0]:
-        _count("rerun")
+        count_check("rerun")
     return moved
 
 
@@ -356,7 +367,7 @@ def _moved_here(lookup: _Lookup) -> tuple[bool, Any]:
     lookup.run_context._set_cached_result(lookup.key, value)
     lookup.run_context._step_cache_auto_request_info_counts[lookup.key] = count
     lookup.log.put(lookup.key, current)
-    _count("moved")
+    count_check("moved")
     return True, value
 
 
@@ -365,7 +376,7 @@ def _say_unverified_once(lookup: _Lookup) -> None:
     if lookup.state.unverified_said:
         return
     lookup.state.unverified_said = True
-    filename, line = _calling_line()
+    filename, line = calling_line()
     warnings.warn_explicit(unverified_replay_message(lookup.frame.step_name, key_text(lookup.key)),
                            UnverifiedReplayWarning, filename, line)
 
@@ -412,9 +423,9 @@ def _changed_arguments(frame: Any) -> list[str]:
         return []
     wrapper, args, kwargs = frame.call
     try:
-        if record_call(_shape(wrapper), args, kwargs) == record:
+        if record_call(call_shape(wrapper), args, kwargs) == record:
             return []
-        return differences(_shape(wrapper), args, kwargs, record)
+        return differences(call_shape(wrapper), args, kwargs, record)
     except Exception:  # a value that cannot be digested now tells nothing
         return []
 
@@ -425,7 +436,7 @@ def _tell_mutation(frame: Any, policy: str) -> None:
         return
     if policy == "error":
         raise ArgumentMutatedError(frame.step_name, changed)
-    filename, line = _calling_line()
+    filename, line = calling_line()
     warnings.warn_explicit(argument_mutation_message(frame.step_name, changed), ArgumentMutatedWarning, filename, line)
 
 

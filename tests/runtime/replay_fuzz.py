@@ -281,7 +281,8 @@ def judge_resume(tally: Tally, program: Program, mode: str, policy: str, phases:
     if not (legacy and mode == "scoped"):
         tally.judge("completed_rerun", not again or rerun_allowed, f"{where} ran again {again}")
     if policy != "off":
-        told = report.mismatched + report.unrecorded + report.undigestable
+        told = (report.mismatched + report.unrecorded + report.undigestable + report.answers_mismatched
+                + report.answers_unchecked)
         tally.judge("false_verified", len(wrong) <= told, f"{where} {len(wrong)} wrong, {report}")
 
 

@@ -224,3 +224,21 @@ def test_the_judge_lets_a_call_after_a_retried_call_of_its_step_run_again_as_maf
         judge(tally, program, "scoped", policy, phases, alone)
         assert tally.checks["completed_rerun"] and not tally.violations["completed_rerun"], tally.describe()
 
+
+
+def test_a_warned_mismatch_that_moves_an_answer_says_so_too() -> None:
+    """Seed 44152 of the long mode (every release): in a pause's replay nested c8 takes its retried sibling c7's
+    entry, which "warn" reports and hands over; c8's body, and so its request, never runs, and the answer given
+    for c8 goes to the next request matched by order (c14's). The answer is checked like an entry
+    (runtime_shim.answer_check): counted as mismatched and warned, so both wrong values are told."""
+    program = dataclasses.replace(generate(44152), install_midway=0, other_process=False)
+    alone = run_configuration(program, None, "off")
+    phases = run_configuration(program, "scoped", "warn")
+    resumed = phases[2]
+    assert dict(resumed.trace.wrong)["c14"][2] == "ans:c8"
+    assert resumed.report.mismatched == 1 and resumed.report.answers_mismatched == 1, resumed.report
+    tally = Tally()
+    judge(tally, program, "scoped", "warn", phases, alone)
+    assert tally.checks["false_verified"] and not any(tally.violations.values()), tally.describe()
+    rerun = run_configuration(program, "scoped", "rerun")
+    assert not rerun[2].trace.wrong and rerun[2].report.answers_mismatched == 0, rerun[2].report

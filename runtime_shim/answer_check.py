@@ -1,0 +1,185 @@
+"""Answers checked like entries: a replay never hands one request another request's answer silently.
+
+MAF matches an answer to a request by the request's id, and a request made
+without ``request_id=`` gets ``auto::<n>``: its place in the run's call
+order (MAF moves *n* past the requests a cached step made, by the count it
+keeps beside the entry). So a replay that makes its requests in another order
+than the run that paused gives the answer meant for one request to another,
+exactly as a call-order key gives one call another call's entry. It happens
+when a call takes another call's entry (``on_replay_mismatch="warn"``): that
+call's body never makes its own request, and every later request takes the
+answer of the one before; or when the code changed while the run was paused.
+
+So each request that pauses is recorded under its id in the run's record log
+(``replay_records``): the requesting step call (its step and its record, or
+the identity MAF keyed it by; the workflow body when no step runs), the
+request's data and the response type, each by canonical form
+(``replay_digest``). When a replay's request finds an answer, its record is
+compared with the one the answer was given for:
+
+* equal: *verified*, the answer is returned;
+* different: *mismatched*, and the policy decides: ``"error"`` raises
+  ReplayMismatchError, ``"warn"`` emits ReplayMismatchWarning and returns
+  the answer, ``"rerun"`` never hands it over: the request takes the answer
+  given for it under another auto id, if the run has one it has not used
+  (*moved*), or else is asked again under an id of its own
+  (``<id>~<record in hex>``), and the run pauses for it. Either way the
+  run's auto counter moves on as if the auto id had been asked, so later
+  requests keep their ids. Under ``"rerun"`` a request whose auto id has no
+  answer also takes one given for it under another id (the request that
+  took its place was asked again);
+* no record (asked before install(), or with verification off) or a request
+  that cannot be digested: *unchecked*, MAF's behaviour.
+
+A request made with ``request_id=`` names itself and is taken as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from steplint.runtime_shim.errors import ReplayMismatchError, ReplayMismatchWarning, answer_mismatch_message
+from steplint.runtime_shim.frames import current_step_frame
+from steplint.runtime_shim.replay_check import IDENTITY_KEYED, calling_line, call_shape, count_check
+from steplint.runtime_shim.replay_digest import UNDIGESTABLE, Undigestable, canonical, record_call, unpack
+from steplint.runtime_shim.replay_records import log_of
+from steplint.runtime_shim.resumability import resumable
+from steplint.runtime_shim.run_state import run_state_of
+
+REQUEST_PREFIX = "steplint-request:"  # the log's key for a request's record (no cache key starts so)
+REASK_SEPARATOR = "~"
+PARTS = ("the requesting call", "the request's data", "the response type")
+
+
+def request_record(run_context: Any, request_data: Any, response_type: Any) -> int:
+    """The packed record of one request (UNDIGESTABLE when a part has no canonical form)."""
+    try:
+        slots = (zlib.crc32(_requester(run_context)), zlib.crc32(canonical(request_data)),
+                 zlib.crc32(canonical(response_type)))
+    except Exception:  # Undigestable, or whatever a value's methods raise: unchecked, never a failed request
+        return UNDIGESTABLE
+    packed = 1
+    for slot in slots:
+        packed = (packed << 32) | slot
+    return packed
+
+
+def _requester(run_context: Any) -> bytes:
+    """The step call whose body makes the request, by what names the call in every run (not its key: a
+    call-order key moves when the order does)."""
+    frame = current_step_frame.get()
+    if frame is None or frame.run_context is not run_context:
+        return b"workflow"
+    record = frame.record
+    if record is IDENTITY_KEYED and frame.identity is not None:
+        return f"step\0{frame.step_name}\0{':'.join(map(str, frame.identity))}".encode("utf-8", "surrogatepass")
+    if record is None or record is IDENTITY_KEYED:
+        wrapper, args, kwargs = frame.call
+        record = record_call(call_shape(wrapper), args, kwargs)
+    if record == UNDIGESTABLE:
+        raise Undigestable(frame.step_name)
+    return f"step\0{frame.step_name}\0{record:x}".encode("utf-8", "surrogatepass")
+
+
+def request_log_key(request_id: str) -> str:
+    return REQUEST_PREFIX + request_id
+
+
+def _differences(recorded: int, current: int) -> list[str]:
+    theirs, mine = unpack(recorded), unpack(current)
+    if theirs is None or mine is None or len(theirs) != len(mine):
+        return ["the request"]
+    return [part for part, a, b in zip(PARTS, mine, theirs) if a != b]
+
+
+def verifying_request(original: Callable[..., Any], policy: str, chunk_key: Callable[[int], Any]
+                      ) -> Callable[..., Any]:
+    """Wrap ``RunContext.request_info``: record a request that pauses, check one that finds its answer."""
+
+    @functools.wraps(original)
+    async def request_info(self: Any, request_data: Any, response_type: Any, *, request_id: str | None = None
+                           ) -> Any:
+        state = run_state_of(self)
+        if request_id is not None or state is None or not resumable(self, state):
+            return await original(self, request_data, response_type, request_id=request_id)
+        auto_id = f"auto::{self._auto_request_info_index}"  # the id MAF is about to give it
+        log = log_of(self, chunk_key)
+        current = request_record(self, request_data, response_type)
+        taken = state.answers_taken
+        if auto_id not in self._responses:
+            if policy == "rerun" and current != UNDIGESTABLE and self._responses:
+                owner = _stranded_answer(self, log, taken, current)
+                if owner is not None:
+                    return await _answer_from(original, self, request_data, response_type, owner, taken)
+            if current != UNDIGESTABLE:
+                log.put(request_log_key(auto_id), current)  # written with the run's records, before MAF copies them
+            return await original(self, request_data, response_type)
+        recorded = log.get(request_log_key(auto_id))
+        if recorded is None or recorded == UNDIGESTABLE or current == UNDIGESTABLE:
+            count_check("answers_unchecked")
+            taken.add(auto_id)
+            return await original(self, request_data, response_type)
+        if recorded == current:
+            count_check("answers_verified")
+            taken.add(auto_id)
+            return await original(self, request_data, response_type)
+        count_check("answers_mismatched")
+        where = _step_name(self)
+        differing = _differences(recorded, current)
+        if policy == "error":
+            raise ReplayMismatchError(where, auto_id, differing, answer=True)
+        if policy == "warn":
+            filename, line = calling_line()
+            warnings.warn_explicit(answer_mismatch_message(where, auto_id, differing, "warn"),
+                                   ReplayMismatchWarning, filename, line)
+            taken.add(auto_id)
+            return await original(self, request_data, response_type)
+        # rerun: the answer given for this request under another id, if any; else it is asked again
+        owner = _stranded_answer(self, log, taken, current)
+        if owner is not None:
+            return await _answer_from(original, self, request_data, response_type, owner, taken)
+        own_id = f"{auto_id}{REASK_SEPARATOR}{current:x}"
+        if own_id not in self._responses:
+            count_check("answers_reasked")
+        self._auto_request_info_index += 1  # the auto id's place is taken, as MAF would have
+        return await original(self, request_data, response_type, request_id=own_id)
+
+    return request_info
+
+
+def _stranded_answer(run_context: Any, log: Any, taken: set[str], current: int) -> str | None:
+    """An answered auto id, not taken yet in this run, whose request was this one (asked at another place)."""
+    for answered in run_context._responses:
+        if (answered not in taken and answered.startswith("auto::")
+                and log.get(request_log_key(answered)) == current):
+            return answered
+    return None
+
+
+async def _answer_from(original: Callable[..., Any], run_context: Any, request_data: Any, response_type: Any,
+                       owner: str, taken: set[str]) -> Any:
+    """The answer given under *owner* for this very request; the auto id it would have had is used up, as MAF
+    would have."""
+    taken.add(owner)
+    count_check("answers_moved")
+    run_context._auto_request_info_index += 1
+    return await original(run_context, request_data, response_type, request_id=owner)
+
+
+def _step_name(run_context: Any) -> str:
+    frame = current_step_frame.get()
+    if frame is None or frame.run_context is not run_context:
+        return "<workflow>"
+    return frame.step_name
+
+
+def answer_hooks(framework: Any, policy: str, current: Callable[[type, str], Any],
+                 chunk_key: Callable[[int], Any]) -> dict[tuple[type, str], Any]:
+    """(class, attribute) -> replacement, built on what is installed there now."""
+    run_context = framework.run_context
+    return {(run_context, "request_info"): verifying_request(current(run_context, "request_info"), policy, chunk_key)}
+
