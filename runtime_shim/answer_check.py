@@ -12,10 +12,13 @@ answer of the one before; or when the code changed while the run was paused.
 
 So each request that pauses is recorded under its id in the run's record log
 (``replay_records``): the requesting step call (its step and its record, or
-the identity MAF keyed it by; the workflow body when no step runs), the
-request's data and the response type, each by canonical form
-(``replay_digest``). When a replay's request finds an answer, its record is
-compared with the one the answer was given for:
+the identity MAF keyed it by; the workflow body when no step runs) and the
+response type, by canonical form (``replay_digest``). The request's data is
+left out: a prompt may carry a time or an id made afresh in each pass, and
+the same call asking at the same place is the same request (so two requests
+of the workflow body itself, or of one call, are not told apart). When a
+replay's request finds an answer, its record is compared with the one the
+answer was given for:
 
 * equal: *verified*, the answer is returned;
 * different: *mismatched*, and the policy decides: ``"error"`` raises
@@ -52,14 +55,15 @@ from steplint.runtime_shim.run_state import run_state_of
 
 REQUEST_PREFIX = "steplint-request:"  # the log's key for a request's record (no cache key starts so)
 REASK_SEPARATOR = "~"
-PARTS = ("the requesting call", "the request's data", "the response type")
+PARTS = ("the requesting call", "the response type")
 
 
-def request_record(run_context: Any, request_data: Any, response_type: Any) -> int:
-    """The packed record of one request (UNDIGESTABLE when a part has no canonical form)."""
+def request_record(run_context: Any, response_type: Any) -> int:
+    """The packed record of one request: the call that asks and the type it asks for (UNDIGESTABLE when a part
+    has no canonical form). Not the request's data: a prompt may carry a time or an id made afresh in each pass,
+    and the same call asking at the same place is the same request."""
     try:
-        slots = (zlib.crc32(_requester(run_context)), zlib.crc32(canonical(request_data)),
-                 zlib.crc32(canonical(response_type)))
+        slots = (zlib.crc32(_requester(run_context)), zlib.crc32(canonical(response_type)))
     except Exception:  # Undigestable, or whatever a value's methods raise: unchecked, never a failed request
         return UNDIGESTABLE
     packed = 1
@@ -108,7 +112,7 @@ def verifying_request(original: Callable[..., Any], policy: str, chunk_key: Call
             return await original(self, request_data, response_type, request_id=request_id)
         auto_id = f"auto::{self._auto_request_info_index}"  # the id MAF is about to give it
         log = log_of(self, chunk_key)
-        current = request_record(self, request_data, response_type)
+        current = request_record(self, response_type)
         taken = state.answers_taken
         if auto_id not in self._responses:
             if policy == "rerun" and current != UNDIGESTABLE and self._responses:
