@@ -1,6 +1,6 @@
 """The replay fuzzer's long mode (issue 27, item 6): more seeds, counts per invariant.
 
-    python bench/replay_fuzz.py [first_seed] [count]
+    python bench/replay_fuzz.py [first_seed] [count] [--storage-less]
 
 Runs each generated program under MAF alone and under the shim in each mode and
 policy (tests/runtime/replay_fuzz.py) and prints the programs, runs, checks and
@@ -25,12 +25,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("first_seed", nargs="?", type=int, default=0)
     parser.add_argument("count", nargs="?", type=int, default=200)
+    parser.add_argument("--storage-less", action="store_true",
+                        help="run each program without a checkpoint storage (pauses answered by response-only replays)")
     options = parser.parse_args()
     first, count = options.first_seed, options.count
     warnings.simplefilter("ignore")
     started = time.perf_counter()
-    tally = replay_fuzz.fuzz(range(first, first + count))
-    print(f"agent-framework-core {metadata.version('agent-framework-core')}, seeds {first}..{first + count - 1}, "
+    tally = replay_fuzz.fuzz(range(first, first + count), storage_less=options.storage_less)
+    print(f"agent-framework-core {metadata.version('agent-framework-core')}, seeds {first}..{first + count - 1}"
+          f"{', storage-less' if options.storage_less else ''}, "
           f"{time.perf_counter() - started:.0f} s")
     print(tally.describe())
 

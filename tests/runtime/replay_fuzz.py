@@ -28,6 +28,7 @@ second process with another hash seed (``replay_fuzz_worker``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import gc
 import logging
@@ -104,6 +105,9 @@ async def _answered(workflow: Any, storage: Any, result: Any, before: set[str]) 
         if not requests:
             return result
         responses.update({request.request_id: answer_for(request.data["label"]) for request in requests})
+        if storage is None:  # MAF's response-only replay of the paused run, from the cache it kept
+            result = await workflow.run(responses=responses)
+            continue
         made = await chain(storage, NAME, exclude=before)
         # gathered calls save concurrently, so the chain branches: the last one saved is the latest
         newest = max(range(len(made)), key=lambda index: (made[index].timestamp, index), default=None)
@@ -116,7 +120,7 @@ async def drive(storage: Any, groups: Any, crash_at: int = 0, checkpoint_id: str
                 memo: bool = False, install: Any = None) -> Phase:
     runner.plan(groups, crash_at, memo, install)
     runtime_shim.reset_replay_report()
-    before = {c.checkpoint_id for c in await storage.list_checkpoints(workflow_name=NAME)}
+    before = {c.checkpoint_id for c in await storage.list_checkpoints(workflow_name=NAME)} if storage else set()
     workflow = runner.fuzz_workflow.build(checkpoint_storage=storage)
     outputs, error = None, None
     with warnings.catch_warnings(record=True) as caught:
@@ -145,6 +149,8 @@ ALLOWED_TYPES = [f"{Color.__module__}:{Color.__qualname__}"]
 
 
 def make_storage(kind: str, directory: str) -> Any:
+    if kind == "none":  # no checkpoints: a pause is answered by MAF's response-only replay, a crash is final
+        return None
     if kind == "file":
         return maf.FileCheckpointStorage(directory, allowed_checkpoint_types=ALLOWED_TYPES)
     return maf.InMemoryCheckpointStorage()
@@ -161,7 +167,7 @@ async def scenario(program: Program, directory: str, mode: str | None, policy: s
                           install=(program.install_midway, midway) if midway is not None else None)
     if midway is not None and runtime_shim.installed_mode() is None:
         midway()  # the run ended before that entry: installed between the runs
-    made = await chain(storage, NAME)
+    made = await chain(storage, NAME) if storage is not None else []
     if not made:
         return uninterrupted, crashed, crashed, set()
     picked = made[round(program.resume_pick * (len(made) - 1))]
@@ -334,6 +340,16 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
         return
     holds = _right(uninterrupted, program) or not _right(alone[0], program)
     tally.judge("shim_raised", holds, f"{where} uninterrupted {uninterrupted.error!r}")
+    # its pauses were answered by replays (response-only ones without a storage), where MAF alone hands nested calls'
+    # entries to other calls: the shim's replays get each call its own value, or say so
+    holds = _other_value_holds(uninterrupted, alone[0], program, policy)
+    tally.judge("other_value", holds, f"{where} uninterrupted run got {uninterrupted.trace.wrong}")
+    if policy != "off":
+        report = uninterrupted.report
+        told = (report.mismatched + report.unrecorded + report.undigestable + report.answers_mismatched
+                + report.answers_unchecked)
+        tally.judge("false_verified", len(uninterrupted.trace.wrong) <= told,
+                    f"{where} uninterrupted {len(uninterrupted.trace.wrong)} wrong, {report}")
     tally.judge("shim_raised", _allowed_error(crashed, alone[1], program, policy), f"{where} crashed {crashed.error!r}")
     if any(crashed.trace.shimmed):
         holds = _other_value_holds(crashed, alone[1], program, policy, installs_midway(program, mode))
@@ -350,12 +366,16 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
     judge_resume(tally, program, mode, policy, phases, alone, where)
 
 
-def fuzz(seeds: range, tally: Tally | None = None) -> Tally:
-    """Run every program of *seeds* under MAF alone and under each mode and policy; count the checks."""
+def fuzz(seeds: range, tally: Tally | None = None, storage_less: bool = False) -> Tally:
+    """Run every program of *seeds* under MAF alone and under each mode and policy; count the checks. With
+    *storage_less*, each program runs without a checkpoint storage: its pauses are answered by MAF's response-only
+    replays (a path of its own in MAF and in the shim), and its crash is final."""
     logging.getLogger("agent_framework").setLevel(logging.ERROR)  # a restore over a pending request is the point
     tally = tally or Tally()
     for seed in seeds:
         program = generate(seed)
+        if storage_less:
+            program = dataclasses.replace(program, storage="none", other_process=False)
         tally.programs += 1
         alone = run_configuration(program, None, "off")
         tally.runs += 3

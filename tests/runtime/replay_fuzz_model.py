@@ -66,7 +66,7 @@ class Program:
     second: tuple[Group, ...]  # the order of the resume and of the ground truth
     crash_at: int  # the body entry (1-based, first run) that raises Crash
     resume_pick: float  # which checkpoint the resume starts from: 1.0 the latest, less an earlier one
-    storage: str  # "memory" or "file"
+    storage: str  # "memory" or "file" (or "none": the fuzz's storage-less variant)
     memo: bool = False  # top-level bodies start a shared load (MEMO_LABEL) as they return; the workflow awaits it
     # after each top-level group
     install_midway: int = 0  # > 0: the crashed run starts without the shim, installed from the event loop (not
