@@ -1,6 +1,6 @@
 """The replay fuzzer's long mode (issue 27, item 6): more seeds, counts per invariant.
 
-    python bench/replay_fuzz.py [first_seed] [count] [--storage-less]
+    python bench/replay_fuzz.py [first_seed] [count] [--storage-less] [--uninstall]
 
 Runs each generated program under MAF alone and under the shim in each mode and
 policy (tests/runtime/replay_fuzz.py) and prints the programs, runs, checks and
@@ -27,13 +27,16 @@ def main() -> None:
     parser.add_argument("count", nargs="?", type=int, default=200)
     parser.add_argument("--storage-less", action="store_true",
                         help="run each program without a checkpoint storage (pauses answered by response-only replays)")
+    parser.add_argument("--uninstall", action="store_true",
+                        help="uninstall() while the crashed run is in flight; the resume is installed again")
     options = parser.parse_args()
     first, count = options.first_seed, options.count
     warnings.simplefilter("ignore")
     started = time.perf_counter()
-    tally = replay_fuzz.fuzz(range(first, first + count), storage_less=options.storage_less)
+    tally = replay_fuzz.fuzz(range(first, first + count), storage_less=options.storage_less,
+                             uninstall=options.uninstall)
     print(f"agent-framework-core {metadata.version('agent-framework-core')}, seeds {first}..{first + count - 1}"
-          f"{', storage-less' if options.storage_less else ''}, "
+          f"{', storage-less' if options.storage_less else ''}{', uninstalled midway' if options.uninstall else ''}, "
           f"{time.perf_counter() - started:.0f} s")
     print(tally.describe())
 

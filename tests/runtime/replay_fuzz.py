@@ -64,6 +64,7 @@ class Phase:
     report: Any
     warned: int
     unverified: int = 0  # UnverifiedReplayWarning: the run took entries of a cache made without records
+    removed: bool | None = None  # uninstall variant: the shim was gone once the phase's runs ended
     alive: int | None = None  # run contexts still alive after the phase, when counted in another process
 
 
@@ -156,15 +157,28 @@ def make_storage(kind: str, directory: str) -> Any:
     return maf.InMemoryCheckpointStorage()
 
 
-async def scenario(program: Program, directory: str, mode: str | None, policy: str, midway: Any = None) -> Phases:
+async def scenario(program: Program, directory: str, mode: str | None, policy: str, midway: Any = None,
+                   reinstall: Any = None) -> Phases:
     """Uninterrupted (order ``second``), crashed (order ``first``), resumed (``second``) from the picked checkpoint.
-    With *midway* (the install function) the crashed run starts without the shim and is installed under it."""
+    With *midway* (the install function) the crashed run starts without the shim and is installed under it; with
+    ``program.uninstall_midway`` it starts under the shim, is uninstalled from the loop, and *reinstall* (the
+    install function) runs before the resume."""
     uninterrupted = await drive(make_storage(program.storage, f"{directory}/u"), program.second, memo=program.memo)
     storage = make_storage(program.storage, f"{directory}/c")
     if midway is not None:
         runtime_shim.uninstall()
-    crashed = await drive(storage, program.first, crash_at=program.crash_at, memo=program.memo,
-                          install=(program.install_midway, midway) if midway is not None else None)
+    if program.uninstall_midway and mode is not None:
+        # the removal waits for the run that started under the shim to end; the resume is installed again
+        crashed = await drive(storage, program.first, crash_at=program.crash_at, memo=program.memo,
+                              install=(program.uninstall_midway, runtime_shim.uninstall))
+        if runner.PLAN["install"] is None:  # the entry was reached (a run refused at once never gets there)
+            await asyncio.sleep(0)  # the loop runs the uninstall() it was handed, if the run ended first
+            crashed.removed = runtime_shim.installed_mode() is None
+        runtime_shim.uninstall()  # the run ended before that entry: removed between the runs
+        reinstall()
+    else:
+        crashed = await drive(storage, program.first, crash_at=program.crash_at, memo=program.memo,
+                              install=(program.install_midway, midway) if midway is not None else None)
     if midway is not None and runtime_shim.installed_mode() is None:
         midway()  # the run ended before that entry: installed between the runs
     made = await chain(storage, NAME) if storage is not None else []
@@ -184,6 +198,12 @@ def installs_midway(program: Program, mode: str | None) -> bool:
     return bool(program.install_midway) and mode is not None and not (mode == "flat" and program.nests)
 
 
+def uninstalls_midway(program: Program, mode: str | None) -> bool:
+    """Whether the configuration's crashed run is uninstalled while in flight: the replays that answer its pauses
+    then start on MAF's code, and the resume takes a cache they may have extended without records."""
+    return bool(program.uninstall_midway) and mode is not None
+
+
 def run_configuration(program: Program, mode: str | None, policy: str) -> Phases:
     runtime_shim.uninstall()
     install = None
@@ -193,7 +213,7 @@ def run_configuration(program: Program, mode: str | None, policy: str) -> Phases
     try:
         with tempfile.TemporaryDirectory() as directory:
             midway = install if installs_midway(program, mode) else None
-            return asyncio.run(scenario(program, directory, mode, policy, midway))
+            return asyncio.run(scenario(program, directory, mode, policy, midway, install))
     finally:
         runtime_shim.uninstall()
 
@@ -263,7 +283,8 @@ def judge_resume(tally: Tally, program: Program, mode: str, policy: str, phases:
                  where: str) -> None:
     resumed = phases[2]
     report, wrong = resumed.report, resumed.trace.wrong
-    legacy = installs_midway(program, mode)
+    # uninstalled midway, the crashed run's later replays ran on MAF's code: the checkpoint may be theirs
+    legacy = installs_midway(program, mode) or (uninstalls_midway(program, mode) and not all(phases[1].trace.shimmed))
     holds = _other_value_holds(resumed, alone[2], program, policy, legacy)
     tally.judge("other_value", holds, f"{where} got {wrong}")
     # after a mismatch, the call whose entry another call took misses and runs ("warn"), as does a sibling
@@ -303,10 +324,18 @@ def _outcome(phase: Phase, program: Program) -> Any:
 
 
 def judge_paths(tally: Tally, program: Program, mode: str, runs: tuple[Phase, ...], alone: Phases, where: str) -> None:
-    """``kept_path``: each run of the configuration started on the code path it should have."""
+    """``kept_path``: each run of the configuration started on the code path it should have, and a run the shim
+    judged its own kept its frames to the end (an install or uninstall while it ran changes neither)."""
     midway = installs_midway(program, mode)
     for index, phase in enumerate(runs):
-        if midway and index == 1:  # started before install(): MAF's code to its end, then its pauses' replays
+        tally.judge("kept_path", phase.trace.unframed == 0,
+                    f"{where}: run {index} entered {phase.trace.unframed} bodies without the shim's frame")
+        if uninstalls_midway(program, mode) and index == 1:
+            # the run in flight keeps the shim to its end (its replays after the removal start on MAF's code)
+            tally.judge("kept_path", phase.trace.shimmed[:1] == [True], f"{where}: crashed run {phase.trace.shimmed}")
+            if phase.removed is not None:
+                tally.judge("kept_path", phase.removed, f"{where}: the shim outlived the uninstalled run")
+        elif midway and index == 1:  # started before install(): MAF's code to its end, then its pauses' replays
             first = phase.trace.shimmed[:1]
             tally.judge("kept_path", first in ([], [False]), f"{where}: crashed run started {first}")
             if not any(call.pause for call in walk(program.first)):
@@ -357,7 +386,9 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
         # installed midway, but the phase's runs (the crashed run and its pauses' replays) all ended before the
         # install entry: none ran under the shim, so they are MAF alone's, value for value
         holds = crashed.trace.wrong == alone[1].trace.wrong
-    tally.judge("other_value", holds, f"{where} crashed run got {crashed.trace.wrong}")
+    if not (uninstalls_midway(program, mode) and not all(crashed.trace.shimmed)):
+        # (uninstalled midway: the replays that answered the crashed run's pauses ran on MAF's code, with MAF's limits)
+        tally.judge("other_value", holds, f"{where} crashed run got {crashed.trace.wrong}")
     if resumed is crashed:
         return
     tally.judge("shim_raised", _allowed_error(resumed, alone[2], program, policy), f"{where} resumed {resumed.error!r}")
@@ -366,16 +397,20 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
     judge_resume(tally, program, mode, policy, phases, alone, where)
 
 
-def fuzz(seeds: range, tally: Tally | None = None, storage_less: bool = False) -> Tally:
+def fuzz(seeds: range, tally: Tally | None = None, storage_less: bool = False, uninstall: bool = False) -> Tally:
     """Run every program of *seeds* under MAF alone and under each mode and policy; count the checks. With
     *storage_less*, each program runs without a checkpoint storage: its pauses are answered by MAF's response-only
-    replays (a path of its own in MAF and in the shim), and its crash is final."""
+    replays (a path of its own in MAF and in the shim), and its crash is final. With *uninstall*, ``uninstall()`` is
+    called from the loop while the crashed run is in flight, and the resume is installed again."""
     logging.getLogger("agent_framework").setLevel(logging.ERROR)  # a restore over a pending request is the point
     tally = tally or Tally()
     for seed in seeds:
         program = generate(seed)
         if storage_less:
             program = dataclasses.replace(program, storage="none", other_process=False)
+        if uninstall:  # from the middle of the entries before the crash
+            program = dataclasses.replace(program, install_midway=0, other_process=False,
+                                          uninstall_midway=max(1, (program.crash_at + 1) // 2))
         tally.programs += 1
         alone = run_configuration(program, None, "off")
         tally.runs += 3

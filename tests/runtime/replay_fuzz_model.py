@@ -72,6 +72,8 @@ class Program:
     install_midway: int = 0  # > 0: the crashed run starts without the shim, installed from the event loop (not
     # from the run) once that body entry is reached; the resume runs under it
     other_process: bool = False  # the resume runs in another process, with another hash seed (file storage)
+    uninstall_midway: int = 0  # > 0 (the fuzz's uninstall variant): the crashed run starts under the shim and
+    # uninstall() is called from the event loop once that body entry is reached; the resume is installed again
 
     @property
     def nests(self) -> bool:

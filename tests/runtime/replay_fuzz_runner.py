@@ -22,6 +22,7 @@ from agent_framework._workflows._functional import get_run_context
 from replay_fuzz_model import MEMO_LABEL, Call, Color, Group, canonical, color_of, expected_value, walk
 
 from steplint.runtime_shim import ReplayMismatchError
+from steplint.runtime_shim.frames import current_step_frame
 from steplint.runtime_shim.run_state import run_state_of
 
 
@@ -76,6 +77,8 @@ class Trace:
     failed_in_pass: dict[str, int] = field(default_factory=dict)  # a flaky call -> the run (pass) its attempt failed in
     # calls whose body completed in a later pass than the one their attempt failed in (a pause's replay)
     replayed_retries: set[str] = field(default_factory=set)
+    # bodies entered without the shim's frame in a run the shim judged its own (it lost the shim midway)
+    unframed: int = 0
 
 
 PLAN: dict[str, Any] = {"top": (), "calls": {}, "memo": False, "install": None}
@@ -98,6 +101,9 @@ async def body(label: str, ctx: Any = None) -> tuple[Any, ...]:
     call: Call = PLAN["calls"][label]
     trace = TRACE[0]
     trace.entries += 1
+    state = run_state_of(get_run_context())
+    if state is not None and not state.bypass and current_step_frame.get() is None:
+        trace.unframed += 1
     install = PLAN["install"]
     if install is not None and trace.entries >= install[0]:  # install() from outside the run, while it is in flight
         PLAN["install"] = None

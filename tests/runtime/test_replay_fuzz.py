@@ -44,6 +44,15 @@ def test_replay_fuzz_invariants_hold_without_a_storage() -> None:
     assert not any(tally.violations.values()), tally.describe()
 
 
+@pytest.mark.deep
+def test_replay_fuzz_invariants_hold_when_uninstalled_midway() -> None:
+    """The same seeds with ``uninstall()`` called from the loop while the crashed run is in flight: that run keeps
+    the shim to its end, the shim is gone once it ends, and the resume, installed again, holds every invariant."""
+    tally = fuzz(SEEDS, uninstall=True)
+    assert tally.checks["kept_path"] and tally.checks["other_value"], tally.describe()
+    assert not any(tally.violations.values()), tally.describe()
+
+
 def test_the_fuzzer_judges_the_storage_less_replays_maf_alone_gets_wrong() -> None:
     """Seed 44096 without a storage: MAF alone's response-only replays hand seven calls other calls' values; the
     shim's scoped runs give each its own under every policy that verifies."""
