@@ -23,14 +23,14 @@ answer was given for:
 * equal: *verified*, the answer is returned;
 * different: *mismatched*, and the policy decides: ``"error"`` raises
   ReplayMismatchError, ``"warn"`` emits ReplayMismatchWarning and returns
-  the answer, ``"rerun"`` never hands it over: the request takes the answer
-  given for it under another auto id, if the run has one it has not used
-  (*moved*), or else is asked again under an id of its own
+  the answer, ``"rerun"`` never hands it over: the answer is kept for the
+  request it was given for, and this request takes one kept for it earlier
+  in the run (*moved*), or else is asked again under an id of its own
   (``<id>~<record in hex>``), and the run pauses for it. Either way the
   run's auto counter moves on as if the auto id had been asked, so later
   requests keep their ids. Under ``"rerun"`` a request whose auto id has no
-  answer also takes one given for it under another id (the request that
-  took its place was asked again);
+  answer also takes one kept for it (the request that took its place was
+  asked again);
 * no record (asked before install(), or with verification off) or a request
   that cannot be digested: *unchecked*, MAF's behaviour.
 
@@ -113,23 +113,21 @@ def verifying_request(original: Callable[..., Any], policy: str, chunk_key: Call
         auto_id = f"auto::{self._auto_request_info_index}"  # the id MAF is about to give it
         log = log_of(self, chunk_key)
         current = request_record(self, response_type)
-        taken = state.answers_taken
+        stranded = state.answers_stranded
         if auto_id not in self._responses:
-            if policy == "rerun" and current != UNDIGESTABLE and self._responses:
-                owner = _stranded_answer(self, log, taken, current)
+            if policy == "rerun" and stranded and current != UNDIGESTABLE:
+                owner = _take_stranded(stranded, current)
                 if owner is not None:
-                    return await _answer_from(original, self, request_data, response_type, owner, taken)
+                    return await _answer_from(original, self, request_data, response_type, owner)
             if current != UNDIGESTABLE:
                 log.put(request_log_key(auto_id), current)  # written with the run's records, before MAF copies them
             return await original(self, request_data, response_type)
         recorded = log.get(request_log_key(auto_id))
         if recorded is None or recorded == UNDIGESTABLE or current == UNDIGESTABLE:
             count_check("answers_unchecked")
-            taken.add(auto_id)
             return await original(self, request_data, response_type)
         if recorded == current:
             count_check("answers_verified")
-            taken.add(auto_id)
             return await original(self, request_data, response_type)
         count_check("answers_mismatched")
         where = _step_name(self)
@@ -140,12 +138,12 @@ def verifying_request(original: Callable[..., Any], policy: str, chunk_key: Call
             filename, line = calling_line()
             warnings.warn_explicit(answer_mismatch_message(where, auto_id, differing, "warn"),
                                    ReplayMismatchWarning, filename, line)
-            taken.add(auto_id)
             return await original(self, request_data, response_type)
-        # rerun: the answer given for this request under another id, if any; else it is asked again
-        owner = _stranded_answer(self, log, taken, current)
+        # rerun: the answer here is another request's, kept for it; this one takes one kept for it, or is asked again
+        stranded.setdefault(recorded, []).append(auto_id)
+        owner = _take_stranded(stranded, current)
         if owner is not None:
-            return await _answer_from(original, self, request_data, response_type, owner, taken)
+            return await _answer_from(original, self, request_data, response_type, owner)
         own_id = f"{auto_id}{REASK_SEPARATOR}{current:x}"
         if own_id not in self._responses:
             count_check("answers_reasked")
@@ -155,20 +153,17 @@ def verifying_request(original: Callable[..., Any], policy: str, chunk_key: Call
     return request_info
 
 
-def _stranded_answer(run_context: Any, log: Any, taken: set[str], current: int) -> str | None:
-    """An answered auto id, not taken yet in this run, whose request was this one (asked at another place)."""
-    for answered in run_context._responses:
-        if (answered not in taken and answered.startswith("auto::")
-                and log.get(request_log_key(answered)) == current):
-            return answered
-    return None
+def _take_stranded(stranded: dict[int, list[str]], current: int) -> str | None:
+    """The auto id of an answer this run found at another request's place and kept for a request with this record
+    (a mismatch under "rerun"), if there is one."""
+    kept = stranded.get(current)
+    return kept.pop(0) if kept else None
 
 
 async def _answer_from(original: Callable[..., Any], run_context: Any, request_data: Any, response_type: Any,
-                       owner: str, taken: set[str]) -> Any:
+                       owner: str) -> Any:
     """The answer given under *owner* for this very request; the auto id it would have had is used up, as MAF
     would have."""
-    taken.add(owner)
     count_check("answers_moved")
     run_context._auto_request_info_index += 1
     return await original(run_context, request_data, response_type, request_id=owner)

@@ -91,7 +91,7 @@ class RunState:
 
     __slots__ = ("judged", "bypass", "marker", "digest", "pending", "legacy", "marked",
                  "replay_log", "replay_stash", "cache_recorded", "unverified_said", "restored_keys", "orphans", "resumable", "places",
-                 "free_places", "failed_places", "answers_taken")
+                 "free_places", "failed_places", "answers_stranded")
 
     def __init__(self) -> None:
         self.judged = False  # scoped mode judged the restored cache (at the run's first step call)
@@ -111,7 +111,7 @@ class RunState:
         self.places: dict[tuple[Any, ...], int] = {}  # a call's place but its occurrence -> the calls there so far
         self.free_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> failed attempts that made no nested call
         self.failed_places: dict[tuple[Any, ...], list[int]] = {}  # the same -> failed attempts that made some
-        self.answers_taken: set[str] = set()  # request ids whose answer a request of this run took (answer_check)
+        self.answers_stranded: dict[int, list[str]] = {}  # request record -> auto ids whose answer is kept for it
 
     def place_of(self, frame: Any, what: Any) -> tuple[tuple[Any, ...], int]:
         """The frame's place: its parent's token (or the workflow body), its step, *what* it is (its record or

@@ -100,9 +100,10 @@ def test_flat_mode_patches_only_the_step_call_the_run_guard_and_replay_verificat
     runtime_shim.install(mode="flat")
     changed = {name for (_, name), value in maf_attributes().items() if value is not before[(_, name)]}
     # Verification reads entries (their records), queues a record with each entry, and writes the queue into the
-    # counts where MAF copies them: a checkpoint's export, and the end of the body (for a response-only replay).
+    # counts where MAF copies them: a checkpoint's export, and the end of the body (for a response-only replay);
+    # it records each request that pauses and checks the answer a replay's request finds (answer_check).
     assert changed == {"__call__", "__init__", "_ensure_not_running", "_release_run_guard", "_get_cached_result",
-                       "_set_cached_result", "_export_step_cache", "_execute"}
+                       "_set_cached_result", "_export_step_cache", "_execute", "request_info"}
 
 
 def test_install_is_idempotent() -> None:
