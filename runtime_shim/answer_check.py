@@ -32,7 +32,9 @@ answer was given for:
   answer also takes one kept for it (the request that took its place was
   asked again);
 * no record (asked before install(), or with verification off) or a request
-  that cannot be digested: *unchecked*, MAF's behaviour.
+  that cannot be digested: *unchecked*, MAF's behaviour; the first answer of a
+  run taken without a record says so (UnverifiedReplayWarning), as an entry
+  without one does.
 
 A request made with ``request_id=`` names itself and is taken as it is.
 """
@@ -45,7 +47,13 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from steplint.runtime_shim.errors import ReplayMismatchError, ReplayMismatchWarning, answer_mismatch_message
+from steplint.runtime_shim.errors import (
+    ReplayMismatchError,
+    ReplayMismatchWarning,
+    UnverifiedReplayWarning,
+    answer_mismatch_message,
+    unverified_answer_message,
+)
 from steplint.runtime_shim.frames import current_step_frame
 from steplint.runtime_shim.replay_check import IDENTITY_KEYED, calling_line, call_shape, count_check
 from steplint.runtime_shim.replay_digest import UNDIGESTABLE, Undigestable, canonical, record_call, unpack
@@ -125,6 +133,11 @@ def verifying_request(original: Callable[..., Any], policy: str, chunk_key: Call
         recorded = log.get(request_log_key(auto_id))
         if recorded is None or recorded == UNDIGESTABLE or current == UNDIGESTABLE:
             count_check("answers_unchecked")
+            if recorded is None and not state.unverified_said:  # asked without records: said, as for entries
+                state.unverified_said = True
+                filename, line = calling_line()
+                warnings.warn_explicit(unverified_answer_message(_step_name(self), auto_id), UnverifiedReplayWarning,
+                                       filename, line)
             return await original(self, request_data, response_type)
         if recorded == current:
             count_check("answers_verified")

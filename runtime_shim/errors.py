@@ -246,3 +246,13 @@ def unverified_replay_message(step: str, key: str) -> str:
         f"called steps in another order or nested them, a call may get another call's result "
         f"({ISSUE_URL}). Checkpoints this run makes carry records. Said once per run."
     )
+
+
+def unverified_answer_message(step: str, request_id: str) -> str:
+    asker = "the workflow body" if step == "<workflow>" else f"@step {step!r}"
+    return (
+        f"{asker}: the answer to request {request_id!r} was given for a request asked without steplint's replay "
+        f"records (before the shim was installed, or with on_replay_mismatch='off'), so it is taken unverified: "
+        f"where that run made its requests in another order, this request may get another request's answer "
+        f"({ISSUE_URL}). Said once per run."
+    )

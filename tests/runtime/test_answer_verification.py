@@ -189,3 +189,20 @@ def test_a_request_whose_data_changes_between_passes_is_the_same_request(policy:
     assert result.get_outputs() == [["a=yes", "b=no"]]
     report = runtime_shim.replay_report()
     assert (report.answers_verified, report.answers_mismatched) == (2, 0), report
+
+
+@pytest.mark.parametrize("policy", ["error", "warn", "rerun"])
+def test_an_answer_to_a_request_asked_before_install_is_taken_and_said_unverified(policy: str) -> None:
+    """The pause happened without the shim (no record): the answer is MAF's to give, and the run says it could not
+    check it, once, at the asking line."""
+    order_of_run[:] = ["a", "b"]
+    workflow = answers_reordered.build()
+    (request,) = run(workflow.run("go")).get_request_info_events()
+    runtime_shim.install(mode="scoped", on_replay_mismatch=policy)
+    runtime_shim.reset_replay_report()
+    with pytest.warns(runtime_shim.UnverifiedReplayWarning, match="answer to request 'auto::0'") as caught:
+        result = run(workflow.run(responses={request.request_id: "yes"}))
+    assert sum(issubclass(w.category, runtime_shim.UnverifiedReplayWarning) for w in caught) == 1
+    (second,) = result.get_request_info_events()
+    assert second.data == {"question": "approve b?"}
+    assert runtime_shim.replay_report().answers_unchecked == 1
