@@ -48,16 +48,17 @@ from collections.abc import Callable
 from typing import Any
 
 from steplint.runtime_shim.errors import (
+    WORKFLOW_BODY,
     ReplayMismatchError,
     ReplayMismatchWarning,
     UnverifiedReplayWarning,
     answer_mismatch_message,
     unverified_answer_message,
 )
-from steplint.runtime_shim.frames import current_step_frame
+from steplint.runtime_shim.frames import StepFrame, current_step_frame
 from steplint.runtime_shim.replay_check import IDENTITY_KEYED, calling_line, call_shape, count_check
-from steplint.runtime_shim.replay_digest import UNDIGESTABLE, Undigestable, canonical, record_call, unpack
-from steplint.runtime_shim.replay_records import log_of
+from steplint.runtime_shim.replay_digest import UNDIGESTABLE, Undigestable, canonical, pack, record_call, unpack
+from steplint.runtime_shim.replay_records import chunk_keys, log_of
 from steplint.runtime_shim.resumability import resumable
 from steplint.runtime_shim.run_state import run_state_of
 
@@ -71,20 +72,22 @@ def request_record(run_context: Any, response_type: Any) -> int:
     has no canonical form). Not the request's data: a prompt may carry a time or an id made afresh in each pass,
     and the same call asking at the same place is the same request."""
     try:
-        slots = (zlib.crc32(_requester(run_context)), zlib.crc32(canonical(response_type)))
+        return pack((zlib.crc32(_requester(run_context)), zlib.crc32(canonical(response_type))))
     except Exception:  # Undigestable, or whatever a value's methods raise: unchecked, never a failed request
         return UNDIGESTABLE
-    packed = 1
-    for slot in slots:
-        packed = (packed << 32) | slot
-    return packed
+
+
+def _asking_frame(run_context: Any) -> StepFrame | None:
+    """The frame of the step call whose body makes the request (None: the workflow body makes it)."""
+    frame = current_step_frame.get()
+    return frame if frame is not None and frame.run_context is run_context else None
 
 
 def _requester(run_context: Any) -> bytes:
     """The step call whose body makes the request, by what names the call in every run (not its key: a
     call-order key moves when the order does)."""
-    frame = current_step_frame.get()
-    if frame is None or frame.run_context is not run_context:
+    frame = _asking_frame(run_context)
+    if frame is None:
         return b"workflow"
     record = frame.record
     if record is IDENTITY_KEYED and frame.identity is not None:
@@ -183,15 +186,13 @@ async def _answer_from(original: Callable[..., Any], run_context: Any, request_d
 
 
 def _step_name(run_context: Any) -> str:
-    frame = current_step_frame.get()
-    if frame is None or frame.run_context is not run_context:
-        return "<workflow>"
-    return frame.step_name
+    frame = _asking_frame(run_context)
+    return WORKFLOW_BODY if frame is None else frame.step_name
 
 
-def answer_hooks(framework: Any, policy: str, current: Callable[[type, str], Any],
-                 chunk_key: Callable[[int], Any]) -> dict[tuple[type, str], Any]:
+def answer_hooks(framework: Any, policy: str, current: Callable[[type, str], Any]) -> dict[tuple[type, str], Any]:
     """(class, attribute) -> replacement, built on what is installed there now."""
     run_context = framework.run_context
-    return {(run_context, "request_info"): verifying_request(current(run_context, "request_info"), policy, chunk_key)}
+    return {(run_context, "request_info"): verifying_request(current(run_context, "request_info"), policy,
+                                                             chunk_keys(framework))}
 

@@ -168,12 +168,22 @@ class ReplayMismatchWarning(RuntimeWarning):
     """Warning form of :class:`ReplayMismatchError` (``on_replay_mismatch="warn"``): MAF's result is kept."""
 
 
+#: What a mismatch message says happened, by policy.
+_MISMATCH_OUTCOMES = {
+    "error": "steplint's runtime shim refused it (on_replay_mismatch='error')",
+    "warn": "MAF returned it anyway (on_replay_mismatch='warn')",
+}
+#: The asker of a request made by the workflow body itself, not by a step (``ReplayMismatchError.step``).
+WORKFLOW_BODY = "<workflow>"
+
+
+def _asker(step: str) -> str:
+    return "the workflow body" if step == WORKFLOW_BODY else f"@step {step!r}"
+
+
 def replay_mismatch_message(step: str, key: str, differences: Sequence[str], policy: str) -> str:
     what = ", ".join(differences) or "the call"
-    outcome = {
-        "error": "steplint's runtime shim refused it (on_replay_mismatch='error')",
-        "warn": "MAF returned it anyway (on_replay_mismatch='warn')",
-    }[policy]
+    outcome = _MISMATCH_OUTCOMES[policy]
     return (
         f"@step {step!r}: the cached result under key {key!r} was made by another call ({what} differ), "
         f"so agent-framework-core was about to hand this call another call's result on resume "
@@ -186,13 +196,9 @@ def replay_mismatch_message(step: str, key: str, differences: Sequence[str], pol
 
 def answer_mismatch_message(step: str, request_id: str, differences: Sequence[str], policy: str) -> str:
     what = ", ".join(differences) or "the request"
-    asker = "the workflow body" if step == "<workflow>" else f"@step {step!r}"
-    outcome = {
-        "error": "steplint's runtime shim refused it (on_replay_mismatch='error')",
-        "warn": "MAF returned it anyway (on_replay_mismatch='warn')",
-    }[policy]
+    outcome = _MISMATCH_OUTCOMES[policy]
     return (
-        f"{asker}: the answer to request {request_id!r} was given for another request ({what} differ), "
+        f"{_asker(step)}: the answer to request {request_id!r} was given for another request ({what} differ), "
         f"so agent-framework-core was about to hand this request another request's answer on resume "
         f"({ISSUE_URL}); {outcome}. Requests without request_id= are matched by the order they are made in; "
         f"causes: a call that took another call's cached result never made its own request, or the code changed "
@@ -249,9 +255,8 @@ def unverified_replay_message(step: str, key: str) -> str:
 
 
 def unverified_answer_message(step: str, request_id: str) -> str:
-    asker = "the workflow body" if step == "<workflow>" else f"@step {step!r}"
     return (
-        f"{asker}: the answer to request {request_id!r} was given for a request asked without steplint's replay "
+        f"{_asker(step)}: the answer to request {request_id!r} was given for a request asked without steplint's replay "
         f"records (before the shim was installed, or with on_replay_mismatch='off'), so it is taken unverified: "
         f"where that run made its requests in another order, this request may get another request's answer "
         f"({ISSUE_URL}). Said once per run."

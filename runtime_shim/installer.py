@@ -37,7 +37,6 @@ from steplint.runtime_shim.key_scoping import (
     verify_scoped_keys_survive_checkpoints,
 )
 from steplint.runtime_shim.patching import PatchSet
-from steplint.runtime_shim.replay_records import chunk_keys
 from steplint.runtime_shim.replay_check import (
     DEFAULT_POLICY,
     MUTATION_POLICIES,
@@ -159,8 +158,7 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
         for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current,
                                                                  options.on_argument_mutation).items():
             patches.replace(owner, name, replacement)
-        for (owner, name), replacement in answer_hooks(framework, options.on_replay_mismatch, current,
-                                                       chunk_keys(framework)).items():
+        for (owner, name), replacement in answer_hooks(framework, options.on_replay_mismatch, current).items():
             patches.replace(owner, name, replacement)
     maf_methods.update(patches.originals(run_context, exclude=("__init__",)))
     return patches

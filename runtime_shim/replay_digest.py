@@ -51,7 +51,7 @@ import os
 import sys
 import weakref
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 MAX_SLOTS = 64
@@ -359,6 +359,11 @@ def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any])
         slots = slots[:len(slots) - fields]
         if len(slots) > MAX_SLOTS:
             slots = [slots[0], zlib.crc32(b"".join(slot.to_bytes(4, "big") for slot in slots[1:]))]
+    return pack(slots)
+
+
+def pack(slots: Sequence[int]) -> int:
+    """32-bit slots as one record: a 1 bit, then the slots (``unpack`` reads them back)."""
     packed = 1
     for slot in slots:
         packed = (packed << 32) | slot

@@ -308,9 +308,14 @@ def judge_resume(tally: Tally, program: Program, mode: str, policy: str, phases:
     if not (legacy and mode == "scoped"):
         tally.judge("completed_rerun", not again or rerun_allowed, f"{where} ran again {again}")
     if policy != "off":
-        told = (report.mismatched + report.unrecorded + report.undigestable + report.answers_mismatched
-                + report.answers_unchecked)
-        tally.judge("false_verified", len(wrong) <= told, f"{where} {len(wrong)} wrong, {report}")
+        tally.judge("false_verified", len(wrong) <= _told(report), f"{where} {len(wrong)} wrong, {report}")
+
+
+def _told(report: Any) -> int:
+    """How many of a run's values the shim said it could not vouch for: mismatched, unrecorded or undigestable
+    entries and answers."""
+    return (report.mismatched + report.unrecorded + report.undigestable + report.answers_mismatched
+            + report.answers_unchecked)
 
 
 def _outcome(phase: Phase, program: Program) -> Any:
@@ -375,9 +380,7 @@ def judge(tally: Tally, program: Program, mode: str, policy: str, phases: Phases
     tally.judge("other_value", holds, f"{where} uninterrupted run got {uninterrupted.trace.wrong}")
     if policy != "off":
         report = uninterrupted.report
-        told = (report.mismatched + report.unrecorded + report.undigestable + report.answers_mismatched
-                + report.answers_unchecked)
-        tally.judge("false_verified", len(uninterrupted.trace.wrong) <= told,
+        tally.judge("false_verified", len(uninterrupted.trace.wrong) <= _told(report),
                     f"{where} uninterrupted {len(uninterrupted.trace.wrong)} wrong, {report}")
     tally.judge("shim_raised", _allowed_error(crashed, alone[1], program, policy), f"{where} crashed {crashed.error!r}")
     if any(crashed.trace.shimmed):
