@@ -250,6 +250,15 @@ def _identity(session: ModelSession, args: list, kwargs: list, span: Span | None
     return _first(args) or ONLY_UNKNOWN
 
 
+def _cast(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``typing.cast(T, value)`` returns ``value`` itself: a cast changes only what a type checker believes."""
+    if any(isinstance(value, tuple) for value in args):  # ``cast(*pair)``: which item is the value is not known
+        return ONLY_UNKNOWN
+    given = dict(kwargs)
+    positional = _args(args)
+    return (positional[1] if len(positional) > 1 else given.get("val", EMPTY)) or ONLY_UNKNOWN
+
+
 def _class_decorator(made: str) -> Model:
     """``@dataclass`` returns the class it is given; ``@dataclass(frozen=True)`` first makes the decorator ``made``."""
     def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -1030,6 +1039,10 @@ _HANDLERS: dict[str, Model] = {
     "builtins.dict.fromkeys": _fromkeys,
     "builtins.iter": _iter,
     "builtins.type": _type,
+    "typing.cast": _cast,
+    "typing_extensions.cast": _cast,
+    "typing.assert_type": _identity,
+    "typing_extensions.assert_type": _identity,
     "contextlib.closing": _identity,
     "contextlib.aclosing": _identity,
     "builtins.next": _next,

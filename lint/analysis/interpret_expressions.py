@@ -14,6 +14,7 @@ from typing import Callable
 from steplint.analysis.interpret_shared import (
     DictMerge, Frame, SessionApi, container_key, context_tag, identical, made_at, narrowed, path_joined, truth, tuple_key,
 )
+from steplint.analysis.python_release import VERSION_INFO, release_compared, version_prefix
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -22,6 +23,7 @@ from steplint.analysis.values import (
     ClassValue,
     ConstValue,
     ContainerValue,
+    ExternalValue,
     FunctionValue,
     ModuleValue,
     StepValue,
@@ -269,6 +271,8 @@ class Expressions:
         if len(left) != 1 or len(right) != 1:
             return None
         (a,), (b,) = left, right
+        if type(a) is ExternalValue or type(b) is ExternalValue:
+            return self._release_decided(op, a, b)
         if op in ("in", "not in"):
             found = self._member(a, b)
             return None if found is None else found == (op == "in")
@@ -284,25 +288,48 @@ class Expressions:
         except TypeError:  # ``None < None``: Python raises
             return None
 
+    def _release_decided(self, op: str, a: object, b: object) -> bool | None:
+        """``sys.version_info`` (or a prefix of it) against a tuple display of constants, by the target Python."""
+        version_first = type(a) is ExternalValue
+        version, other = (a, b) if version_first else (b, a)
+        if not version.name.startswith(VERSION_INFO):  # type: ignore[union-attr]
+            return None
+        items = self._constant_items(other)
+        if items is None:
+            return None
+        return release_compared(op, version.name, tuple(item.value for item in items),  # type: ignore[union-attr]
+                                self.session.engine.target_python, version_first)
+
+    def _constant_items(self, container: object) -> list[ConstValue] | None:
+        """The items of a tuple display whose items are all constants (a tuple never changes; a list or set may have
+        been added to), else None."""
+        if not (isinstance(container, ContainerValue) and container.kind == "tuple" and container.length >= 0):
+            return None
+        items = []
+        for position in range(container.length):
+            values = self.session.read_cell(container, position)
+            if len(values) != 1:
+                return None
+            (item,) = values
+            if not isinstance(item, ConstValue):
+                return None
+            items.append(item)
+        return items
+
     def _member(self, item: object, container: object) -> bool | None:
         """``item in container`` for a string constant in a string constant, or a constant in a tuple display
-        whose items are all constants (a tuple never changes; a list or set may have been added to)."""
+        whose items are all constants."""
         if not isinstance(item, ConstValue):
             return None
         if isinstance(container, ConstValue):
             if container.kind == "str" == item.kind:
                 return item.value in container.value  # type: ignore[operator]
             return None
-        if not (isinstance(container, ContainerValue) and container.kind == "tuple" and container.length >= 0):
+        elements = self._constant_items(container)
+        if elements is None:
             return None
         found = False
-        for position in range(container.length):
-            values = self.session.read_cell(container, position)
-            if len(values) != 1:
-                return None
-            (element,) = values
-            if not isinstance(element, ConstValue):
-                return None
+        for element in elements:
             if element.kind == item.kind:
                 found = found or element.value == item.value
             elif {element.kind, item.kind} & _NUMBERS:
@@ -428,6 +455,11 @@ class Expressions:
             bounds.append(only.value if isinstance(only, ConstValue) else UNKNOWN)
         found: set = set()
         for base in bases:
+            prefix = (version_prefix(base.name, bounds[1])  # type: ignore[union-attr]
+                      if type(base) is ExternalValue and bounds[0] is bounds[2] is None else None)
+            if prefix is not None:  # ``sys.version_info[:2]``
+                found.add(ExternalValue(prefix))
+                continue
             if not isinstance(base, ContainerValue) or base.kind not in ("list", "tuple"):
                 found.add(UNKNOWN)
                 continue

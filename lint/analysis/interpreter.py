@@ -85,8 +85,10 @@ ModuleSource = Callable[[str, str], "ModuleSummary | None"]  # (module name, ask
 class Engine:
     """Module states and sessions over one project index; module states are shared by every session."""
 
-    def __init__(self, module_source: ModuleSource, functions: dict, classes: dict, modules_by_path: dict):
+    def __init__(self, module_source: ModuleSource, functions: dict, classes: dict, modules_by_path: dict,
+                 target_python: tuple[int, int]):
         self.module_source = module_source
+        self.target_python = target_python  # the lowest Python the program runs on (``python_release``)
         self.functions = functions  # (path, qualname) -> FunctionSummary
         self.classes = classes  # (path, qualname) -> ClassSummary
         self.modules_by_path = modules_by_path  # path -> ModuleSummary

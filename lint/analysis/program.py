@@ -147,7 +147,8 @@ class Analysis:
         self._scanned: dict[str, list[Decorated]] = {}
         self._param_verdicts: dict[str, list[ParamVerdict]] = {}
         self._services: dict[type, object] = {}
-        self.engine = Engine(self.index.module, self.index.functions, self.index.classes, self.index.by_path)
+        self.engine = Engine(self.index.module, self.index.functions, self.index.classes, self.index.by_path,
+                             self.target_python)
         self._flows: dict[str, ModuleFlow] = {}
         self._by_site: dict[tuple, Decorated] = {}
         self._made = MadeSteps(self.engine, self.index)
