@@ -70,6 +70,8 @@ class AttributeLookup:
         return one(ExternalValue(f"{value.name}.{name}"))
 
     def _of_class(self, value: ClassValue, name: str, frame: Frame) -> Values:
+        if name == "__name__":  # type's own data descriptor: a ``__name__`` in the class body does not hide it
+            return const(value.qualname.rpartition(".")[2])
         # read through the class: a classmethod is bound to it, not to the base that defines it
         return self.class_attribute(value, name, value, frame)
 
@@ -196,6 +198,15 @@ class AttributeLookup:
             return ONLY_UNKNOWN
         if isinstance(value, FunctionValue) and isinstance(receiver, InstanceValue):
             return frozenset({BoundMethod(value, receiver)})
+        if isinstance(value, InstanceValue):
+            # An object whose class defines ``__get__`` (a descriptor): the read is what
+            # ``type(value).__get__(value, instance or None, owner)`` returns, run where it is read.
+            getters = [v for v in self.special_method(value, "__get__", frame) if isinstance(v, BoundMethod)]
+            if getters:
+                instance = frozenset({receiver}) if isinstance(receiver, InstanceValue) else const(None)
+                owner_class = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else owner
+                site = frame.site if frame is not None else None
+                return self.session.call(frozenset(getters), [instance, frozenset({owner_class})], [], site, frame)
         return frozenset({value})
 
     # --- the class order ------------------------------------------------------------------
@@ -338,8 +349,11 @@ class AttributeLookup:
         for base in bases:
             if isinstance(base, ContainerValue):
                 factory = self.session.read_cell(base, DEFAULT_FACTORY) if by_getitem and base.kind == "dict" else EMPTY
-                if factory:  # a defaultdict: a key it may lack reads what its factory makes
-                    found.update(self.session.call(factory, [], [], frame.site, frame))
+                if factory:  # a defaultdict: a key it lacks reads what its factory makes, stored under the key
+                    made = self.session.call(factory, [], [], frame.site, frame)
+                    found.update(made)
+                    if made - ONLY_UNKNOWN:
+                        self.store_item(base, keys, made - ONLY_UNKNOWN, frame)
                 read = keyed(self.session, keys) if base.kind == "dict" else keys
                 known = [k for k in read if is_key(k)]
                 if known and len(known) == len(read):

@@ -19,6 +19,8 @@ from steplint.analysis.interpret_shared import (
 )
 from steplint.analysis.values import (
     ANY,
+    ENUM_ITERATION,
+    ENUM_MEMBERS,
     RECORD_FIELDS,
     EMPTY,
     ONLY_UNKNOWN,
@@ -162,6 +164,9 @@ class Calls:
         return frozenset({CoroutineValue(step, site, unit.id if unit is not None else 0)})
 
     def _instantiate(self, cls: ClassValue, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        if self.session.read_cell(cls, ENUM_MEMBERS):
+            self.record(frame, span, cls, None)
+            return self._enum_member(cls, args, kwargs)
         if any(isinstance(owner, ExternalValue) and owner.name in _TYPED_DICTS for owner in self.session.mro(cls)):
             self.record(frame, span, cls, None)
             return builtin_models.call(self.session, "builtins.dict", args, kwargs, span, frame) or ONLY_UNKNOWN
@@ -186,6 +191,19 @@ class Calls:
                     self.record(frame, span, function, unit)
                 break
         return frozenset({instance})
+
+    def _enum_member(self, cls: ClassValue, args: list, kwargs: list) -> Values:
+        """``Color(value)`` is no new object: it is the member with that value (every member that may have it; a
+        class with ``_missing_`` or ``__new__`` of its own may answer otherwise, so every member)."""
+        session = self.session
+        members = session.read_cell(cls, ENUM_ITERATION)
+        if len(args) != 1 or kwargs or isinstance(args[0], tuple) or any(
+                isinstance(owner, ClassValue) and (session.read_cell(owner, "_missing_") or session.read_cell(owner, "__new__"))
+                for owner in session.mro(cls)):
+            return members | ONLY_UNKNOWN if members else ONLY_UNKNOWN
+        wanted = args[0]
+        found = frozenset(member for member in members if not _surely_other(session.read_cell(member, "value"), wanted))
+        return found or ONLY_UNKNOWN
 
     def _dataclass_init(self, instance: InstanceValue, args: list, kwargs: list, span: Span | None,
                         frame: Frame) -> None:
@@ -507,6 +525,8 @@ class Calls:
                 found.update(unit.yields if unit is not None else ONLY_UNKNOWN)
                 if unit is not None:
                     self.record_run(frame, span or frame.site, unit, value)
+            elif isinstance(value, ClassValue) and not is_async and session.read_cell(value, ENUM_MEMBERS):
+                found.update(session.read_cell(value, ENUM_ITERATION))  # ``for member in Color``: its members
             elif isinstance(value, InstanceValue):
                 iterators = self.call(session.special_method(value, first, frame), [], [], span, frame)
                 for iterator in iterators:
@@ -581,3 +601,16 @@ _CALLERS: dict[type, _Caller] = {
     DescriptorValue: Calls._call_descriptor,
     ContainerValue: Calls._call_container,
 }
+
+
+def _surely_other(values: Values, wanted: Values) -> bool:
+    """Whether every value of ``values`` is a constant that surely differs from every value of ``wanted`` (constants
+    of one kind that differ; ``1 == 1.0 == True``, so numbers of two kinds may be equal)."""
+    if not values or not wanted:
+        return False
+    for have in values:
+        for want in wanted:
+            if not (isinstance(have, ConstValue) and isinstance(want, ConstValue) and have.kind == want.kind
+                    and have.kind != "float" and have.value != want.value):
+                return False
+    return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 from steplint.analysis.interpret_shared import Frame, SessionApi, container_key
 from steplint.analysis.values import (
     RECORD_FIELDS,
+    ENUM_ITERATION,
     ENUM_MEMBERS,
     BoundMethod,
     KEYED_MEMBER,
@@ -91,6 +92,9 @@ class Records:
                 session.call(frozenset(BoundMethod(f, member) for f in initializers), arguments, [], None, frame)
             if literal is not None:
                 by_value[container_key(literal)] = member
+        distinct = frozenset(member for name, values in members.items() for member in values
+                             if member.site[-1] == name)  # type: ignore[attr-defined]
+        session.write_cell(cls, ENUM_ITERATION, distinct, frame, exact=True)  # ``for member in Enum``
         return members
 
     def _members_are_identities(self, cls: ClassValue, outside: set, values: object) -> bool:

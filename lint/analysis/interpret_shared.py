@@ -169,9 +169,21 @@ def identical(a: object, b: object) -> bool | None:
     (``handler is None`` where handler is a function: never)."""
     if isinstance(a, ConstValue) and isinstance(b, ConstValue) and {a.kind, b.kind} <= _SINGLETONS:
         return a == b
-    if _two_objects(a, b) or _two_objects(b, a):
+    if _two_objects(a, b) or _two_objects(b, a) or _two_members(a, b):
         return False
     return None
+
+
+#: The site tags of enum members (``interpret_records``): each member of a class is an object of its own.
+_MEMBER_TAGS = frozenset({"member", KEYED_MEMBER})
+
+
+def _two_members(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are two different members of enums (``Route.QUIET is Route.LOUD`` is false; an alias
+    is its member's value already). One member seen twice may still be two objects, where its class statement ran
+    twice, so sameness is left undecided."""
+    return (isinstance(a, InstanceValue) and isinstance(b, InstanceValue) and a.site != b.site
+            and len(a.site) > 1 and len(b.site) > 1 and a.site[1] in _MEMBER_TAGS and b.site[1] in _MEMBER_TAGS)
 
 
 def narrowed(test: object, env: dict, evaluate: Callable[[Expr], Values]) -> tuple[dict, dict] | None:
@@ -408,6 +420,7 @@ class EngineApi(Protocol):
     units: dict[int, Unit]
     sessions: dict[int, "SessionApi"]
     module_units: dict[str, Unit]
+    target_python: tuple[int, int]
 
     def load(self, name: str, origin: ModuleSummary) -> ModuleSummary | None: ...
     def module_unit(self, module: ModuleSummary) -> Unit: ...

@@ -241,8 +241,9 @@ class Statements:
                 elements = session.iterate(session.expr(node.iter, frame), frame, node.span, node.is_async)
             finally:
                 frame.site = outer
-        elif node.test is not None:
-            session.expr(node.test, frame)
+        elif node.test is not None and truth(session.expr(node.test, frame)) is False:
+            self.block(node.orelse, frame)  # ``while False:`` never runs its body; its ``else`` runs at once
+            return
         before = frame.copy_env()
         env = frame.copy_env()
         for _ in range(3):  # enough for values to travel around the loop in the code analyzed here

@@ -214,6 +214,8 @@ RECORD_FIELDS = ("#record_fields",)
 DEFAULT_FACTORY = ("#default_factory",)
 #: An enum's cell that marks it as one: ``Enum["NAME"]`` reads the member ``NAME``.
 ENUM_MEMBERS = ("#enum_members",)
+#: An enum's cell holding its members (not their aliases): what iterating the class gives.
+ENUM_ITERATION = ("#enum_iteration",)
 #: The site tag of an enum member that equals only itself (a plain ``Enum``/``Flag`` whose members' values are
 #: distinct literals or all ``auto()``): a dict keeps such a member's item apart from every other key.
 KEYED_MEMBER = "keyed member"

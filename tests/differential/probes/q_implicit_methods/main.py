@@ -2,9 +2,9 @@
 __aiter__/__anext__, awaitable records (__await__), callable objects and decorator classes (__call__),
 __getattr__ toolboxes, properties that hand back a coroutine, __post_init__, __init_subclass__
 registries, __missing__ of a dict subclass, a module's __getattr__, property setters, InitVar fields handed to
-__post_init__, __new__, the C3 method order, __slots__. Unknown (README, "What the analysis treats as unknown"): a
-descriptor's __get__, an operator overload, an __await__ written as a generator, __missing__, a module's
-__getattr__, an InitVar handed to __post_init__, and __new__ (a property setter is followed since)."""
+__post_init__, __new__, the C3 method order, __slots__. Unknown (README, "What the analysis treats as unknown"): an
+operator overload, an __await__ written as a generator, __missing__, a module's __getattr__, an InitVar handed to
+__post_init__, and __new__ (a property setter and a descriptor's __get__ are followed since)."""
 from dataclasses import InitVar, dataclass, field
 
 from agent_framework import step, workflow
@@ -460,7 +460,7 @@ async def near_miss_slots(label: str) -> str:
 
 @step
 async def by_descriptor(label: str) -> str:
-    return await Agent().act(label)  # unknown: STP001
+    return await Agent().act(label)  # expect: STP001
 
 
 @step
