@@ -1,0 +1,1 @@
+"""Async plumbing in service code around steps (probe round 6a)."""

@@ -1,0 +1,3 @@
+"""Feature flags."""
+DEBUG = False
+AUDIT = True

@@ -1,0 +1,1 @@
+"""Plugin registries and strategies around steps (probe round 6a)."""
