@@ -15,6 +15,7 @@ from steplint.analysis.interpret_shared import (
     DictMerge, Frame, SessionApi, container_key, context_tag, identical, made_at, narrowed, path_joined, truth, tuple_key,
 )
 from steplint.analysis.python_release import VERSION_INFO, release_compared, version_prefix
+from steplint.analysis.values import LATE_BINDING
 from steplint.analysis.values import (
     ANY,
     EMPTY,
@@ -94,6 +95,11 @@ class Expressions:
         if current.kind == "function":
             if name in current.local_names:
                 return current.env.get(name, EMPTY)
+            function = current.unit.function
+            if type(function) is FunctionValue and function.qualname.rpartition(".")[2].startswith("<lambda"):
+                late = self.session.read_cell(function, (LATE_BINDING, name))
+                if late:  # the variable of the comprehension the lambda was made in
+                    return late
             return self._free(current.unit.function.frame if isinstance(current.unit.function, FunctionValue) else 0,
                               name, current.unit.module)
         found = current.env.get(name)
@@ -210,6 +216,13 @@ class Expressions:
         summary = self.session.engine.functions.get((module.path, node.qualname))
         if summary is not None:
             self.session.store_defaults(function, summary, frame)
+        # Made in a comprehension, it reads the comprehension's variables when it is called: by then they hold what
+        # the comprehension's last item gave them (``[lambda x: f(x) for f in fs]`` all call the last ``f``).
+        for name, last in (frame.late or {}).items():
+            if summary is None or name in summary.bindings:
+                continue  # the lambda's own parameter
+            self.session.write_cell(function, (LATE_BINDING, name), last if last is not None else frame.env.get(name, EMPTY),
+                                    frame)
         return frozenset({function})
 
     def _starred(self, node: Starred, frame: Frame) -> Values:
@@ -400,6 +413,8 @@ class Expressions:
         inner.conditional = frame.conditional + 1
         inner.cells = frame.cells
         inner.site = frame.site
+        if frame.late is not None or _holds_lambda(node.elt):  # a lambda made here reads what its names hold last
+            inner.late = {**(frame.late or {}), **dict.fromkeys(_comprehension_names(node))}
         self._generators(node, 0, inner, container)
         # Walrus targets bind in the enclosing function.
         for name, values in inner.env.items():
@@ -407,6 +422,19 @@ class Expressions:
                 if name not in _comprehension_names(node) and frame.env.get(name) is not values:
                     frame.env[name] = values
         return frozenset({container})
+
+    def _last_items(self, generator: object, iterated: Values, frame: Frame) -> None:
+        """A comprehension's only ``for`` over a list or tuple of known items: what its names hold once it has run
+        is what the last item binds (``frame.late``)."""
+        items = self.session.exact_items(iterated)
+        if not items:
+            return
+        scratch = Frame(frame.unit, {}, "function", frame.parent, frame.cls)
+        scratch.conditional = frame.conditional
+        self.session.assign(generator.target, items[-1], scratch)  # type: ignore[attr-defined]
+        for name, values in scratch.env.items():
+            if name in frame.late:  # type: ignore[operator]
+                frame.late[name] = values  # type: ignore[index]
 
     def _generators(self, node: Comprehension, index: int, frame: Frame, container: ContainerValue) -> None:
         session = self.session
@@ -419,6 +447,8 @@ class Expressions:
             return
         generator = node.generators[index]
         iterated = self.expr(generator.iter, frame)
+        if frame.late is not None and len(node.generators) == 1:
+            self._last_items(generator, iterated, frame)
         exact = session.exact_items(iterated) if node.kind == "dict" and len(node.generators) == 1 else None
         if exact is not None and len(exact) <= MAX_UNROLLED:
             # ``{k: f for k, f in [("run", a), ("stop", b)]}``: each item binds its own key and value, as Python runs it.
@@ -491,6 +521,20 @@ def _literal_keys(node: Expr) -> frozenset:
         if type(key) is Const:
             sure.update(container_key(v) for v in const(key.value) if isinstance(v, ConstValue))  # type: ignore[union-attr]
     return frozenset(sure)
+
+
+def _holds_lambda(form: object) -> bool:
+    """Whether an expression form makes a lambda (its parts walked, a nested comprehension's too)."""
+    if type(form) is LambdaForm:
+        return True
+    if type(form) is tuple:
+        return any(_holds_lambda(part) for part in form)
+    slots = getattr(type(form), "__slots__", ())
+    return any(_holds_lambda(getattr(form, slot, None)) for slot in slots if slot not in _DATA_SLOTS)
+
+
+#: Slots of expression forms that hold data, not forms.
+_DATA_SLOTS = frozenset({"span", "value", "dotted", "kind", "site", "qualname", "name", "op", "attr"})
 
 
 def _comprehension_names(node: Comprehension) -> frozenset[str]:

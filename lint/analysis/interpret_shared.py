@@ -77,7 +77,8 @@ class Unit:
 class Frame:
     """The running scope: a function's locals, a module's globals, or a class body's namespace."""
 
-    __slots__ = ("unit", "env", "kind", "parent", "local_names", "conditional", "fresh", "cells", "cls", "returned", "site")
+    __slots__ = ("unit", "env", "kind", "parent", "local_names", "conditional", "fresh", "cells", "cls", "returned", "site",
+                 "late")
 
     def __init__(self, unit: Unit, env: dict, kind: str, parent: "Frame | None" = None, cls: Value | None = None):
         self.unit = unit
@@ -93,6 +94,9 @@ class Frame:
         #: Where the protocol methods Python calls for the expression being evaluated are recorded
         #: (the innermost ``await``, ``make().attr``, ``with`` or ``for`` head around it), else None.
         self.site: Span | None = None
+        #: Inside a comprehension: each name it binds -> what the name holds once the comprehension has run (its
+        #: last item's value where the items are known; None: any item's), which a lambda made there reads.
+        self.late: dict[str, Values | None] | None = None
 
     def copy_env(self) -> dict:
         return dict(self.env)

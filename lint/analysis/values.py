@@ -214,6 +214,8 @@ RECORD_FIELDS = ("#record_fields",)
 DEFAULT_FACTORY = ("#default_factory",)
 #: An enum's cell that marks it as one: ``Enum["NAME"]`` reads the member ``NAME``.
 ENUM_MEMBERS = ("#enum_members",)
+#: A lambda's cell (with a name) holding what a variable of the comprehension that made it holds once that has run.
+LATE_BINDING = "#late"
 #: An enum's cell holding its members (not their aliases): what iterating the class gives.
 ENUM_ITERATION = ("#enum_iteration",)
 #: The site tag of an enum member that equals only itself (a plain ``Enum``/``Flag`` whose members' values are

@@ -1,8 +1,8 @@
 """Which function a name means when a step's body calls it: parameters and locals shadowing a step, a module
 name redefined by a later def, global rebinding by a function that runs (and one that never runs), del,
 try/finally rebinding, walrus in a comprehension, comprehension scopes, class-body scope rules, default
-arguments captured at definition time, and lambdas made in a loop (late binding vs default binding). Unknown: a
-late-binding lambda that sees the loop's last step. Left out as known imprecisions: a dict key deleted before
+arguments captured at definition time, and lambdas made in a comprehension (late binding, followed since the
+round: each sees the last item, vs default binding). Left out as known imprecisions: a dict key deleted before
 get() with a default, a rebinding in an except branch that runs, the walrus's last value after a comprehension,
 a default-bound lambda holding a plain function."""
 import sys
@@ -218,7 +218,7 @@ async def by_default_lambda(label: str) -> str:
 
 @step
 async def by_late_lambda_last(label: str) -> str:
-    return await LATE_LOUD[0](label)  # unknown: STP002
+    return await LATE_LOUD[0](label)  # expect: STP002
 
 
 @workflow
