@@ -529,12 +529,9 @@ def _holds_lambda(form: object) -> bool:
         return True
     if type(form) is tuple:
         return any(_holds_lambda(part) for part in form)
-    slots = getattr(type(form), "__slots__", ())
-    return any(_holds_lambda(getattr(form, slot, None)) for slot in slots if slot not in _DATA_SLOTS)
-
-
-#: Slots of expression forms that hold data, not forms.
-_DATA_SLOTS = frozenset({"span", "value", "dotted", "kind", "site", "qualname", "name", "op", "attr"})
+    if type(form) is Const or form is None or isinstance(form, (str, int)):
+        return False  # a constant's value is data
+    return any(_holds_lambda(getattr(form, slot, None)) for slot in getattr(type(form), "__slots__", ()))
 
 
 def _comprehension_names(node: Comprehension) -> frozenset[str]:
