@@ -445,6 +445,14 @@ _NEVER_MAPPING_BASES = frozenset({
 })
 
 
+#: What builtins make that MAF's step identity never takes, whatever the parameter's annotation says (it checks the
+#: value's exact type: ``range(3)`` passed as a ``list`` is refused).
+_MADE_UNFINGERPRINTABLE = {
+    "builtins.range()": "a range", "builtins.bytearray()": "a bytearray", "builtins.memoryview()": "a memoryview",
+    "builtins.object()": "an object",
+}
+
+
 def unfingerprintable_values(session, values, depth: int = 2) -> str | None:  # noqa: ANN001 - a value-flow session
     """What ``values`` (every value one parameter of a call may be bound to) surely are, where MAF cannot fingerprint
     any of them: instances of classes of the analyzed code (a dataclass, an enum member, a ``str`` subclass, a
@@ -459,6 +467,8 @@ def unfingerprintable_values(session, values, depth: int = 2) -> str | None:  # 
             if any(base.name not in _NEVER_MAPPING_BASES for base in bases):
                 return None
             described.add(f"a {value.cls.qualname.replace('.<locals>', '')}")
+        elif isinstance(value, ExternalValue) and value.name in _MADE_UNFINGERPRINTABLE:
+            described.add(_MADE_UNFINGERPRINTABLE[value.name])
         elif isinstance(value, ContainerValue) and value.kind == "dict" and (key := _key_not_str(session, value)):
             described.add(f"a dict keyed by {key}")  # MAF fingerprints a mapping only where every key is a str
         elif isinstance(value, ContainerValue) and value.kind in ("list", "tuple", "dict") and depth > 0:

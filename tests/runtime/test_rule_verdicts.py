@@ -676,13 +676,24 @@ async def bound_int_keys(url: str) -> list:
     return list(await asyncio.gather(count_keys({1: "a"})))
 
 
+@workflow(name="bound-range")
+async def bound_range(url: str) -> list:
+    return list(await asyncio.gather(place_point(range(3))))
+
+
+@workflow(name="bound-bytearray")
+async def bound_bytearray(url: str) -> list:
+    return list(await asyncio.gather(count_keys(bytearray(b"a"))))
+
+
 def test_a_concurrent_call_is_refused_for_a_value_its_annotation_does_not_foresee():
     """STP020 (fixtures/stp020_bound_values.py): MAF takes exactly a str (``type(value) is str``), so a str Enum member
     given to a ``str`` parameter, or a NamedTuple to a ``tuple`` one, has no identity: the concurrent call is refused."""
     assert _checkpointed_run(bound_plain, "u") is None
     assert _checkpointed_run(bound_str_keys, "u") is None
-    # a dict keyed by an int: MAF fingerprints a mapping only where every key is a str
-    for flow in (bound_enum_member, bound_named_tuple, bound_int_keys):
+    # a dict keyed by an int: MAF fingerprints a mapping only where every key is a str; a range or a bytearray is
+    # none of the exact types it takes, whatever the parameter says
+    for flow in (bound_enum_member, bound_named_tuple, bound_int_keys, bound_range, bound_bytearray):
         error = _checkpointed_run(flow, "u")
         if HAS_FINGERPRINTS:
             assert isinstance(error, ValueError) and "concurrent" in str(error), flow
