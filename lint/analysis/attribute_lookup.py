@@ -39,7 +39,7 @@ from steplint.analysis.values import (
     const,
     one,
 )
-from steplint.core.summary import AssignStmt, AttrTarget, Const, Display, ModuleSummary, Ref
+from steplint.core.summary import AssignStmt, AttrTarget, CallExpr, Const, Display, ModuleSummary, Ref
 
 BUILTIN_NAMES = frozenset(dir(__builtins__) if isinstance(__builtins__, dict) is False else __builtins__) | {
     "None", "True", "False", "__name__", "__file__"}
@@ -78,11 +78,22 @@ class AttributeLookup:
     def _of_step(self, value: StepValue, name: str, frame: Frame) -> Values:
         if name == "__wrapped__" and value.function is not None:
             return frozenset({value.function})
+        if name == "__name__" and value.function is not None:  # the function's, whatever ``name=`` says
+            function = value.function
+            summary = self.session.engine.functions.get((function.path, function.qualname))
+            if summary is not None and summary.decorators and _makes_the_step(summary.decorators[-1]):
+                return const(summary.name)  # ``@step`` right on the ``def``: no decorator renamed it first
         return ONLY_UNKNOWN
 
     def _of_function(self, value: FunctionValue, name: str, frame: Frame) -> Values:
         stored = self.session.read_cell(value, name)
-        return stored if stored else ONLY_UNKNOWN
+        if stored:
+            return stored
+        if name == "__name__":  # what its ``def`` named it, unless ``functools.wraps`` renamed it
+            summary = self.session.engine.functions.get((value.path, value.qualname))
+            if summary is not None and not any(_decorator_name(d) in _RENAMING for d in summary.decorators):
+                return const(summary.name)
+        return ONLY_UNKNOWN
 
     def _of_builtin(self, value: Value, name: str, frame: Frame) -> Values:
         return frozenset({BuiltinMethod(value, name)})
@@ -373,6 +384,24 @@ class AttributeLookup:
             else:
                 found.add(UNKNOWN)
         return bounded(found)
+
+
+#: Decorators that give the function they decorate another function's ``__name__``.
+_RENAMING = frozenset({"wraps", "update_wrapper"})
+
+
+def _decorator_name(decorator: object) -> str:
+    """The last name of a decorator as spelled (``step`` for ``@af.step(name=...)``), else ""."""
+    if isinstance(decorator, CallExpr):
+        decorator = decorator.func
+    return decorator.dotted.rpartition(".")[2] if isinstance(decorator, Ref) else ""
+
+
+def _makes_the_step(decorator: object) -> bool:
+    """Whether a ``def``'s innermost decorator is spelled as MAF's ``step`` (``@step``, ``@step(name=...)``,
+    ``@af.step``): then the step wraps the function the ``def`` made. Any other spelling may be a decorator that
+    returns another function, whose ``__name__`` is not known."""
+    return _decorator_name(decorator) == "step"
 
 
 def unset_module_attribute(engine: EngineApi, module: ModuleSummary, name: str) -> Values:

@@ -250,6 +250,19 @@ def _identity(session: ModelSession, args: list, kwargs: list, span: Span | None
     return _first(args) or ONLY_UNKNOWN
 
 
+def _update_wrapper(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``functools.update_wrapper(wrapper, wrapped)`` returns ``wrapper``, which now has ``wrapped``'s ``__name__``."""
+    given = dict(kwargs)
+    positional = _args(args)
+    wrapper = positional[0] if positional else given.get("wrapper", EMPTY)
+    wrapped = positional[1] if len(positional) > 1 else given.get("wrapped", EMPTY)
+    if wrapped and not any(isinstance(value, tuple) for value in args):
+        for function in wrapper:
+            if isinstance(function, FunctionValue):
+                session.write_cell(function, "__name__", session.attribute(wrapped, "__name__", frame), frame)
+    return wrapper or ONLY_UNKNOWN
+
+
 def _cast(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``typing.cast(T, value)`` returns ``value`` itself: a cast changes only what a type checker believes."""
     if any(isinstance(value, tuple) for value in args):  # ``cast(*pair)``: which item is the value is not known
@@ -1021,7 +1034,7 @@ _HANDLERS: dict[str, Model] = {
     "copy.copy": _copy("__copy__"),
     "copy.deepcopy": _copy("__deepcopy__"),
     "functools.cached_property": _descriptor("property"),
-    "functools.update_wrapper": _identity,
+    "functools.update_wrapper": _update_wrapper,
     "builtins.staticmethod": _descriptor("staticmethod"),
     "builtins.classmethod": _descriptor("classmethod"),
     "builtins.property": _descriptor("property"),

@@ -247,6 +247,8 @@ class Expressions:
             return containers  # a concatenation: its items are the operands' items
         if not is_union and node.op == "/":  # type: ignore[union-attr]
             return path_joined(found) or ONLY_UNKNOWN
+        if not is_union and node.op == "+":  # type: ignore[union-attr]
+            return _joined_strings(*operands) or ONLY_UNKNOWN
         return ONLY_UNKNOWN
 
     def _dict_union(self, parts: tuple, operands: list[Values], frame: Frame) -> Values:
@@ -521,6 +523,13 @@ def _literal_keys(node: Expr) -> frozenset:
         if type(key) is Const:
             sure.update(container_key(v) for v in const(key.value) if isinstance(v, ConstValue))  # type: ignore[union-attr]
     return frozenset(sure)
+
+
+def _joined_strings(left: Values, right: Values) -> Values:
+    """``a + b`` where both are string constants (each of a few): the strings Python makes (``"pkg." + name``)."""
+    if len(left) * len(right) > MAX_UNROLLED or not all(type(v) is ConstValue and v.kind == "str" for v in left | right):
+        return EMPTY
+    return frozenset(const_value for a in left for b in right for const_value in const(a.value + b.value))  # type: ignore[union-attr]
 
 
 def _holds_lambda(form: object) -> bool:
