@@ -211,7 +211,8 @@ class Calls:
         ``field(...)`` default."""
         session = self.session
         names = builtin_models.record_field_names(session, instance.cls)
-        given = dict(kwargs)
+        # ``Features(**overrides)``: a dict's string keys are keyword arguments, as for any other ``__init__``
+        given = {name: frozenset(values) for name, values in self._keyword_arguments(kwargs).items()}
         spread = next((i for i, arg in enumerate(args) if isinstance(arg, tuple)), len(args))  # ``*items``: unknown past it
         for position, name in enumerate(names):
             values = args[position] if position < spread else ONLY_UNKNOWN if spread < len(args) else given.get(name)
