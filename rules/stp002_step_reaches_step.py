@@ -128,7 +128,9 @@ async def wrapper(x: str) -> str:
                 ]
                 if not starts:
                     continue
-                found = flow.reach(starts, lambda unit, site, callee: _is_step(analysis, callee))
+                # A step called from a function defined in the body (a lambda handed to a helper) is STP001's, there.
+                found = flow.reach(starts, lambda unit, site, callee: _is_step(analysis, callee)
+                                   and not _nested_in(unit, outer))
                 if found is None:
                     continue
                 inner = analysis.step_for(found.callee)  # type: ignore[arg-type]
