@@ -1,0 +1,1 @@
+"""Plugins loaded by module name (probe round 7b)."""

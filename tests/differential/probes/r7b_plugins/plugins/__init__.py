@@ -1,0 +1,1 @@
+"""Plugin modules live here; importing the subpackage imports none of them."""

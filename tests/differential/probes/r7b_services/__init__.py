@@ -1,0 +1,1 @@
+"""A services layer around steps (probe round 7b)."""

@@ -1,0 +1,3 @@
+"""Environment constants."""
+ENVIRONMENT = "production"
+TEST_ENVIRONMENT = "test"

@@ -1,0 +1,1 @@
+"""Settings, clients and builders around steps (probe round 7b)."""
