@@ -48,6 +48,7 @@ from steplint.core.summary import (
     LambdaForm,
     ModuleSummary,
     NameTarget,
+    FormattedString,
     Opaque,
     Ref,
     SliceForm,
@@ -356,6 +357,24 @@ class Expressions:
             self.expr(part, frame)
         return ONLY_UNKNOWN
 
+    def _formatted(self, node: FormattedString, frame: Frame) -> Values:
+        """An f-string whose every value is a string or int constant (each of a few) is the strings Python makes."""
+        values = [self.expr(part, frame) for part in node.parts]
+        if node.pieces is None:
+            return ONLY_UNKNOWN
+        texts: list[str] = [""]
+        for piece in node.pieces:
+            if type(piece) is str:
+                texts = [text + piece for text in texts]
+                continue
+            found = values[piece]  # type: ignore[index]
+            if not all(type(v) is ConstValue and v.kind in ("str", "int") for v in found):
+                return ONLY_UNKNOWN
+            texts = [text + str(v.value) for text in texts for v in found]  # type: ignore[union-attr]
+            if not texts or len(texts) > MAX_UNROLLED:
+                return ONLY_UNKNOWN
+        return frozenset(value for text in texts for value in const(text))
+
     def _slice_form(self, node: SliceForm, frame: Frame) -> Values:
         for part in (node.lower, node.upper, node.step):
             if part is not None:
@@ -576,5 +595,6 @@ _HANDLERS: dict[type, Callable[[Expressions, Expr, Frame], Values]] = {
     Compare: Expressions._compare,
     Negation: Expressions._negation,
     Opaque: Expressions._opaque,
+    FormattedString: Expressions._formatted,
     SliceForm: Expressions._slice_form,
 }

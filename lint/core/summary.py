@@ -189,10 +189,20 @@ class Negation:
 
 @dataclass(slots=True, unsafe_hash=True)
 class Opaque:
-    """A value the analysis does not model (a comparison other than one ``==`` or ``!=``, an f-string...);
-    ``parts`` are evaluated for their calls."""
+    """A value the analysis does not model (a comparison other than one ``==`` or ``!=``...); ``parts`` are evaluated
+    for their calls."""
 
     parts: tuple["Expr", ...] = ()
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class FormattedString:
+    """An f-string. ``pieces`` is its text in order: a literal piece as a ``str``, a formatted value as the position
+    of its expression in ``parts``; None where a value has a conversion or a format spec (``{x!r}``, ``{x:>4}``),
+    whose text the analysis does not make. ``parts`` are evaluated for their calls."""
+
+    parts: tuple["Expr", ...] = ()
+    pieces: "tuple[str | int, ...] | None" = None
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -226,7 +236,7 @@ class Comprehension:
 
 Expr = Union[
     Ref, CallExpr, Subscript, UnionExpr, Const, Display, Attr, SliceForm, Starred, Await, Choice, Walrus,
-    YieldForm, BinOpForm, Compare, Negation, Opaque, LambdaForm, Comprehension,
+    YieldForm, BinOpForm, Compare, Negation, Opaque, FormattedString, LambdaForm, Comprehension,
 ]
 
 

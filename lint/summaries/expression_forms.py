@@ -29,6 +29,7 @@ from steplint.core.summary import (
     LambdaForm,
     NameTarget,
     Negation,
+    FormattedString,
     Opaque,
     OtherTarget,
     Ref,
@@ -268,10 +269,22 @@ def _await(forms: ExpressionForms, node: ast.Await) -> Expr:
 
 
 def _formatted(forms: ExpressionForms, node: ast.JoinedStr) -> Expr:
-    """An f-string: a string unknown to the analysis, made from the values it formats (kept, so that a search
-    following a value sees it reach the string)."""
-    parts = tuple(forms.of(part.value) for part in node.values if type(part) is ast.FormattedValue)
-    return Opaque(parts) if parts else forms.display("other")
+    """An f-string: its literal text and the values it formats (kept, so that a search following a value sees it
+    reach the string, and the analysis can make the string where every value is a known constant)."""
+    parts: list[Expr] = []
+    pieces: list[str | int] | None = []
+    for value in node.values:
+        if type(value) is ast.FormattedValue:
+            if pieces is not None and (value.conversion != -1 or value.format_spec is not None):
+                pieces = None
+            if pieces is not None:
+                pieces.append(len(parts))
+            parts.append(forms.of(value.value))
+        elif pieces is not None and type(value) is ast.Constant and type(value.value) is str:
+            pieces.append(value.value)
+        else:
+            pieces = None
+    return FormattedString(tuple(parts), tuple(pieces) if pieces is not None else None)
 
 
 def _starred(forms: ExpressionForms, node: ast.Starred) -> Expr:

@@ -1,10 +1,10 @@
 """Plugin architectures: an Enum-keyed strategy table, a registering decorator keyed by Enum members, exporters
 registered by __init_subclass__ with a class keyword and looked up by format, an ABC template method with an
-abstract hook, an event bus whose subscribers are stored in lists and called on emit, a module-level plugin
-table extended with update(), a middleware chain built by functools.reduce, match-based dispatch on a string.
-Unknown: a handler picked by getattr with an f-string name. Left out as known imprecisions: a middleware chain
-wrapped by a for loop over a non-empty tuple (the unwrapped endpoint is never called), and the same loop helper
-called with a plain endpoint."""
+abstract hook, an event bus whose subscribers are stored in lists and called on emit, a module-level plugin table
+extended with update(), a middleware chain built by functools.reduce, match-based dispatch on a string, a handler
+picked by getattr with an f-string name (followed since the round). Left out as known imprecisions: a middleware
+chain wrapped by a for loop over a non-empty tuple (the unwrapped endpoint is never called), and the same loop
+helper called with a plain endpoint."""
 from agent_framework import step, workflow
 
 from .components import (  # noqa: F401
@@ -132,7 +132,7 @@ async def near_miss_subscriber_method(text: str) -> str:
 
 @step
 async def by_getattr_handler_name(text: str) -> str:
-    return await Webhooks().handle("paid", text)  # unknown: STP002
+    return await Webhooks().handle("paid", text)  # expect: STP002
 
 
 @step
