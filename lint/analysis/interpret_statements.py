@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from steplint.analysis import builtin_models
+from steplint.analysis.interpret_expressions import MAX_UNROLLED
 from steplint.analysis.interpret_shared import (
     Frame, SessionApi, join_envs, maf_factory, made_at, narrowed, path_joined, truth,
 )
@@ -235,17 +236,23 @@ class Statements:
     def _loop(self, node: LoopStmt, frame: Frame) -> None:
         session = self.session
         elements = EMPTY
+        runs_once = False  # surely runs its whole body at least once: what the names held before is gone
         if node.iter is not None:
             outer, frame.site = frame.site, node.span or frame.site
             try:
-                elements = session.iterate(session.expr(node.iter, frame), frame, node.span, node.is_async)
+                iterated = session.expr(node.iter, frame)
+                runs_once = not node.jumps and _surely_items(iterated)
+                elements = session.iterate(iterated, frame, node.span, node.is_async)
             finally:
                 frame.site = outer
         elif node.test is not None and truth(session.expr(node.test, frame)) is False:
             self.block(node.orelse, frame)  # ``while False:`` never runs its body; its ``else`` runs at once
             return
+        if runs_once and self._unrolled(node, iterated, frame):
+            return
         before = frame.copy_env()
         env = frame.copy_env()
+        settled = None
         for _ in range(3):  # enough for values to travel around the loop in the code analyzed here
             if node.target is not None:
                 saved = frame.env
@@ -263,10 +270,31 @@ class Statements:
                 frame.env = saved
             joined = join_envs(env, after)
             if joined == env:
+                settled = after
                 break
             env = joined
-        self._set_env(frame, join_envs(before, env))
+        # Surely run at least once, the loop leaves the names as some iteration ended them: the body run from every
+        # state an iteration starts in, once those settled. Else as they were before it, too.
+        self._set_env(frame, settled if runs_once and settled is not None else join_envs(before, env))
         self._set_env(frame, self._branch(node.orelse, frame, frame.copy_env()))
+
+    def _unrolled(self, node: LoopStmt, iterated: Values, frame: Frame) -> bool:
+        """A ``for`` over one tuple of known items, with no ``break`` or ``continue``: each item runs the body in turn,
+        as Python runs it (``for layer in (auth, logged): handler = layer(handler)`` wraps twice, in that order)."""
+        items = self.session.exact_items(iterated) if len(iterated) == 1 else None
+        if not items or len(items) > MAX_UNROLLED:
+            return False
+        env = frame.copy_env()
+        for item in items:
+            saved = frame.env
+            frame.env = env
+            self.assign(node.target, item, frame)  # type: ignore[arg-type]
+            env = frame.env
+            frame.env = saved
+            env = self._branch(node.body, frame, env)
+        self._set_env(frame, env)
+        self._set_env(frame, self._branch(node.orelse, frame, frame.copy_env()))
+        return True
 
     # --- definitions ------------------------------------------------------------------------
 
@@ -543,6 +571,12 @@ _HANDLERS: dict[type, _Handler] = {
     RaiseStmt: Statements._raise,
     MatchStmt: Statements._match,
 }
+
+def _surely_items(values: Values) -> bool:
+    """Whether iterating any of ``values`` gives at least one item: each is a tuple of known, non-zero length (a
+    tuple never changes; a list may have been emptied)."""
+    return bool(values) and all(type(v) is ContainerValue and v.kind == "tuple" and v.length > 0 for v in values)
+
 
 def _cannot_fail(body: tuple) -> bool:
     """A ``try`` body that imports names every targeted release of agent-framework-core exports, and does

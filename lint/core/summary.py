@@ -322,6 +322,7 @@ class LoopStmt:
     orelse: tuple["Stmt", ...]
     is_async: bool = False
     span: Span | None = None  # ``for target in iter``: where ``__iter__``/``__next__`` (``__aiter__``/``__anext__``) run
+    jumps: bool = True  # the body may ``break`` or ``continue`` this loop (an iteration may end before the body does)
 
 
 @dataclass(slots=True)

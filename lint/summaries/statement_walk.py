@@ -158,7 +158,8 @@ class StatementWalker(ExpressionWalker):
         span = self.head_span(node, node.iter)
         self.implicit_call(iterated, span, awaited=type(node) is ast.AsyncFor)
         body = self.block(node.body)
-        self.emit(LoopStmt(target, iterated, None, body, self.block(node.orelse), type(node) is ast.AsyncFor, span))
+        self.emit(LoopStmt(target, iterated, None, body, self.block(node.orelse), type(node) is ast.AsyncFor, span,
+                           _jumps(node.body)))
 
     def _while(self, node: ast.While) -> None:
         test = self.expression(node.test)
@@ -385,3 +386,25 @@ def _is_main_guard(test: ast.expr) -> bool:
     sides = (test.left, test.comparators[0])
     return any(isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
                for a, b in (sides, sides[::-1]))
+
+
+#: Statements whose blocks belong to another scope or loop: a ``break`` in them is not this loop's (a nested
+#: loop's ``else`` is, and is walked).
+_OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _jumps(body: list[ast.stmt]) -> bool:
+    """Whether a loop's body has a ``break`` or ``continue`` of this loop."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(node, _OWN_SCOPES):
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(node.orelse)
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, ()))
+    return False
