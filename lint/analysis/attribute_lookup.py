@@ -71,7 +71,8 @@ class AttributeLookup:
 
     def _of_class(self, value: ClassValue, name: str, frame: Frame) -> Values:
         if name == "__name__":  # type's own data descriptor: a ``__name__`` in the class body does not hide it
-            return const(value.qualname.rpartition(".")[2])
+            # An assignment (``Cls.__name__ = ...``, or a body's own ``__name__``, which Python ignores here) may hold.
+            return self.session.read_cell(value, "__name__") | const(value.qualname.rpartition(".")[2])
         # read through the class: a classmethod is bound to it, not to the base that defines it
         return self.class_attribute(value, name, value, frame)
 
@@ -82,7 +83,8 @@ class AttributeLookup:
             function = value.function
             summary = self.session.engine.functions.get((function.path, function.qualname))
             if summary is not None and summary.decorators and _makes_the_step(summary.decorators[-1]):
-                return const(summary.name)  # ``@step`` right on the ``def``: no decorator renamed it first
+                # ``@step`` right on the ``def``: no decorator renamed it first (``step.__name__ = ...`` may have since)
+                return self.session.read_cell(value, "__name__") | const(summary.name)
         return ONLY_UNKNOWN
 
     def _of_function(self, value: FunctionValue, name: str, frame: Frame) -> Values:

@@ -211,15 +211,34 @@ class Calls:
         ``field(...)`` default."""
         session = self.session
         names = builtin_models.record_field_names(session, instance.cls)
-        # ``Features(**overrides)``: a dict's string keys are keyword arguments, as for any other ``__init__``
-        given = {name: frozenset(values) for name, values in self._keyword_arguments(kwargs).items()}
+        given = {name: values for name, values in kwargs if name != "**"}
+        # ``Features(**overrides)``: a dict's string keys are keyword arguments. A key the dict may lack (written on
+        # one path only, or deleted since) leaves the field its default too; a spread of an unknown value may give
+        # any field anything.
+        spreads = [(name, values) for name, values in kwargs if name == "**"]
+        spread_keys = {name: frozenset(values) for name, values in self._keyword_arguments(spreads).items()}
+        unknown_spread = any(not (isinstance(v, ContainerValue) and v.kind == "dict") for _, values in spreads
+                             for v in values)
         spread = next((i for i, arg in enumerate(args) if isinstance(arg, tuple)), len(args))  # ``*items``: unknown past it
         for position, name in enumerate(names):
             values = args[position] if position < spread else ONLY_UNKNOWN if spread < len(args) else given.get(name)
+            from_spread = spread_keys.get(name, ONLY_UNKNOWN if unknown_spread else None) if values is None else None
             if values is None:
                 values = self._field_default(instance.cls, name, span, frame)
+            if from_spread is not None:
+                values = from_spread | (values if values is not None else self._class_default(instance.cls, name))
             if values is not None:
                 session.store_attribute(instance, name, values, frame)
+
+    def _class_default(self, cls: ClassValue, name: str) -> Values:
+        """A field's plain default: the class attribute ``@dataclass`` leaves (none: the field is required)."""
+        for owner in self.session.mro(cls):
+            if not isinstance(owner, ClassValue):
+                break
+            found = self.session.read_cell(owner, name)
+            if found:
+                return found
+        return EMPTY
 
     def _field_default(self, cls: ClassValue, name: str, span: Span | None, frame: Frame) -> Values | None:
         """What a field not given takes from a ``dataclasses.field(...)`` in the class body: ``default_factory()``

@@ -14,7 +14,7 @@ from typing import Callable
 from steplint.analysis.interpret_shared import (
     DictMerge, Frame, SessionApi, container_key, context_tag, identical, made_at, narrowed, path_joined, truth, tuple_key,
 )
-from steplint.analysis.python_release import VERSION_INFO, release_compared, version_prefix
+from steplint.analysis.python_release import is_version_name, release_compared, version_prefix
 from steplint.analysis.values import LATE_BINDING
 from steplint.analysis.values import (
     ANY,
@@ -308,7 +308,7 @@ class Expressions:
         """``sys.version_info`` (or a prefix of it) against a tuple display of constants, by the target Python."""
         version_first = type(a) is ExternalValue
         version, other = (a, b) if version_first else (b, a)
-        if not version.name.startswith(VERSION_INFO):  # type: ignore[union-attr]
+        if not is_version_name(version.name):  # type: ignore[union-attr]
             return None
         items = self._constant_items(other)
         if items is None:
@@ -370,7 +370,10 @@ class Expressions:
             found = values[piece]  # type: ignore[index]
             if not all(type(v) is ConstValue and v.kind in ("str", "int") for v in found):
                 return ONLY_UNKNOWN
-            texts = [text + str(v.value) for text in texts for v in found]  # type: ignore[union-attr]
+            try:
+                texts = [text + str(v.value) for text in texts for v in found]  # type: ignore[union-attr]
+            except ValueError:  # an int past Python's digit limit for str(): formatting it raises
+                return ONLY_UNKNOWN
             if not texts or len(texts) > MAX_UNROLLED:
                 return ONLY_UNKNOWN
         return frozenset(value for text in texts for value in const(text))
@@ -468,8 +471,8 @@ class Expressions:
             return
         generator = node.generators[index]
         iterated = self.expr(generator.iter, frame)
-        if frame.late is not None and len(node.generators) == 1:
-            self._last_items(generator, iterated, frame)
+        if frame.late is not None and len(node.generators) == 1 and not _runs_code(node):
+            self._last_items(generator, iterated, frame)  # nothing here can call a lambda before the end
         exact = session.exact_items(iterated) if node.kind == "dict" and len(node.generators) == 1 else None
         if exact is not None and len(exact) <= MAX_UNROLLED:
             # ``{k: f for k, f in [("run", a), ("stop", b)]}``: each item binds its own key and value, as Python runs it.
@@ -549,6 +552,24 @@ def _joined_strings(left: Values, right: Values) -> Values:
     if len(left) * len(right) > MAX_UNROLLED or not all(type(v) is ConstValue and v.kind == "str" for v in left | right):
         return EMPTY
     return frozenset(const_value for a in left for b in right for const_value in const(a.value + b.value))  # type: ignore[union-attr]
+
+
+def _runs_code(node: Comprehension) -> bool:
+    """Whether evaluating the comprehension's element, key or conditions calls or awaits anything (which may call a
+    lambda it made, while its variables still hold the current item). A lambda's own body is not part of the form."""
+    forms = [node.elt, node.key, *(c for g in node.generators for c in g.conditions),
+             *(g.iter for g in node.generators[1:])]
+    return any(_calls_in(form) for form in forms)
+
+
+def _calls_in(form: object) -> bool:
+    if type(form) in (CallExpr, Await, YieldForm):
+        return True
+    if type(form) is tuple:
+        return any(_calls_in(part) for part in form)
+    if type(form) is Const or form is None or isinstance(form, (str, int)):
+        return False
+    return any(_calls_in(getattr(form, slot, None)) for slot in getattr(type(form), "__slots__", ()))
 
 
 def _holds_lambda(form: object) -> bool:

@@ -178,16 +178,13 @@ def identical(a: object, b: object) -> bool | None:
     return None
 
 
-#: The site tags of enum members (``interpret_records``): each member of a class is an object of its own.
-_MEMBER_TAGS = frozenset({"member", KEYED_MEMBER})
-
-
 def _two_members(a: object, b: object) -> bool:
-    """Whether ``a`` and ``b`` are two different members of enums (``Route.QUIET is Route.LOUD`` is false; an alias
-    is its member's value already). One member seen twice may still be two objects, where its class statement ran
-    twice, so sameness is left undecided."""
+    """Whether ``a`` and ``b`` are two different members of enums (``Route.QUIET is Route.LOUD`` is false): only
+    members that equal only themselves (``KEYED_MEMBER``: distinct literal values, or all ``auto()``), since Python
+    makes a member whose value equals an earlier one's (``("a", 1)`` twice, ``1`` and ``1.0``) an alias of it. One
+    member seen twice may still be two objects, where its class statement ran twice, so sameness is left undecided."""
     return (isinstance(a, InstanceValue) and isinstance(b, InstanceValue) and a.site != b.site
-            and len(a.site) > 1 and len(b.site) > 1 and a.site[1] in _MEMBER_TAGS and b.site[1] in _MEMBER_TAGS)
+            and len(a.site) > 1 and len(b.site) > 1 and a.site[1] == KEYED_MEMBER == b.site[1])
 
 
 def narrowed(test: object, env: dict, evaluate: Callable[[Expr], Values]) -> tuple[dict, dict] | None:

@@ -9,11 +9,20 @@ can only become true as the release grows, ``<`` and ``<=`` only false.
 from __future__ import annotations
 
 import operator
+import re
 
 VERSION_INFO = "sys.version_info"
 _ORDERINGS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _GROWING = frozenset({">", ">="})
+
+
+_PREFIX = re.compile(r"sys\.version_info\[:[1-9][0-9]*\]")
+
+
+def is_version_name(name: str) -> bool:
+    """``sys.version_info`` or a ``version_prefix`` of it (not ``sys.version_info.major``)."""
+    return name == VERSION_INFO or _PREFIX.fullmatch(name) is not None
 
 
 def version_prefix(name: str, upper: object) -> str | None:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import click
 
-from steplint.core import gc_pause
 from steplint.frontends.check_options import CheckOptions
 from steplint.fixes.apply import without_fixes_of
 from steplint.frontends.exit_status import EXIT_CLEAN, EXIT_FINDINGS, UsageError
@@ -80,11 +79,7 @@ def _lint(settings, options: CheckOptions, stdin: bytes | None):  # noqa: ANN001
 
     if stdin is not None:
         return lint_source(stdin, options.stdin_filename or "-", settings, use_noqa=options.use_noqa)
-    if not options.watch:
-        # Put back as the run ends, the default thresholds would have the next allocation scan every object
-        # the run made (0.3 s of agent-framework's 4 s), in a process about to report and exit.
-        gc_pause.use_batch_thresholds()
-    result = lint_paths(
+    return lint_paths(
         list(options.paths),
         settings,
         force_exclude=options.force_exclude,
@@ -92,9 +87,6 @@ def _lint(settings, options: CheckOptions, stdin: bytes | None):  # noqa: ANN001
         jobs=options.jobs or default_jobs(),
         cache=_cache(settings, options),
     )
-    if not options.watch:
-        gc_pause.leave_to_exit()
-    return result
 
 
 def watch_header(found: int) -> str:

@@ -145,13 +145,6 @@ async def by_flags_from_dict(text: str) -> str:
 
 
 @step
-async def near_miss_flags_from_dict(text: str) -> str:
-    if overridden.new_billing:
-        return await bill(text)
-    return text
-
-
-@step
 async def by_definition_time_flag(text: str) -> str:
     return await save_loudly(text)  # expect: STP002
 
@@ -185,7 +178,7 @@ async def flow(mode: str) -> str:
         await near_miss_cached_property_storage(mode), await by_slotted_record(mode),
         await near_miss_slotted_record(mode), await by_slotted_record_keyword(mode),
         await by_chained_builder(mode), await near_miss_chained_builder(mode), await near_miss_default_builder(mode),
-        await by_flags_from_dict(mode), await near_miss_flags_from_dict(mode), await by_definition_time_flag(mode),
+        await by_flags_from_dict(mode), await by_definition_time_flag(mode),
         await near_miss_definition_time_flag(mode), await near_miss_active_config_class(mode),
         await by_config_subclass_attribute(mode),
     ]
