@@ -250,6 +250,15 @@ def _identity(session: ModelSession, args: list, kwargs: list, span: Span | None
     return _first(args) or ONLY_UNKNOWN
 
 
+def _wrapped_by(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``functools.wraps(f)(wrapper)`` returns ``wrapper`` with ``f``'s ``__name__``, which is not kept here: the
+    wrapper's name becomes unknown (however ``wraps`` was imported or applied)."""
+    for function in _first(args):
+        if isinstance(function, FunctionValue):
+            session.write_cell(function, "__name__", ONLY_UNKNOWN, frame)
+    return _first(args) or ONLY_UNKNOWN
+
+
 def _update_wrapper(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``functools.update_wrapper(wrapper, wrapped)`` returns ``wrapper``, which now has ``wrapped``'s ``__name__``."""
     given = dict(kwargs)
@@ -1016,7 +1025,7 @@ _HANDLERS: dict[str, Model] = {
     "operator.methodcaller": _methodcaller,
     "collections.defaultdict": _defaultdict,
     "functools.wraps": _decorator_factory,
-    "functools.wraps()": _identity,
+    "functools.wraps()": _wrapped_by,
     "functools.lru_cache": _lru_cache,
     "functools.cache": _identity,
     "functools.reduce": _reduce,
