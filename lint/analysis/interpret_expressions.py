@@ -15,10 +15,10 @@ from steplint.analysis.interpret_shared import (
     DictMerge, Frame, SessionApi, container_key, context_tag, identical, made_at, narrowed, path_joined, truth, tuple_key,
 )
 from steplint.analysis.python_release import is_version_name, release_compared, version_prefix
-from steplint.analysis.values import LATE_BINDING
 from steplint.analysis.values import (
     ANY,
     EMPTY,
+    LATE_BINDING,
     ONLY_UNKNOWN,
     UNKNOWN,
     ClassValue,
@@ -96,9 +96,8 @@ class Expressions:
         if current.kind == "function":
             if name in current.local_names:
                 return current.env.get(name, EMPTY)
-            function = current.unit.function
-            if type(function) is FunctionValue and function.qualname.rpartition(".")[2].startswith("<lambda"):
-                late = self.session.read_cell(function, (LATE_BINDING, name))
+            if current.unit.summary.name == "<lambda>":
+                late = self.session.read_cell(current.unit.function, (LATE_BINDING, name))
                 if late:  # the variable of the comprehension the lambda was made in
                     return late
             return self._free(current.unit.function.frame if isinstance(current.unit.function, FunctionValue) else 0,
@@ -249,7 +248,7 @@ class Expressions:
         if not is_union and node.op == "/":  # type: ignore[union-attr]
             return path_joined(found) or ONLY_UNKNOWN
         if not is_union and node.op == "+":  # type: ignore[union-attr]
-            return _joined_strings(*operands) or ONLY_UNKNOWN
+            return _strings_made(operands, ("str",)) or ONLY_UNKNOWN  # ``"pkg." + name``
         return ONLY_UNKNOWN
 
     def _dict_union(self, parts: tuple, operands: list[Values], frame: Frame) -> Values:
@@ -362,21 +361,8 @@ class Expressions:
         values = [self.expr(part, frame) for part in node.parts]
         if node.pieces is None:
             return ONLY_UNKNOWN
-        texts: list[str] = [""]
-        for piece in node.pieces:
-            if type(piece) is str:
-                texts = [text + piece for text in texts]
-                continue
-            found = values[piece]  # type: ignore[index]
-            if not all(type(v) is ConstValue and v.kind in ("str", "int") for v in found):
-                return ONLY_UNKNOWN
-            try:
-                texts = [text + str(v.value) for text in texts for v in found]  # type: ignore[union-attr]
-            except ValueError:  # an int past Python's digit limit for str(): formatting it raises
-                return ONLY_UNKNOWN
-            if not texts or len(texts) > MAX_UNROLLED:
-                return ONLY_UNKNOWN
-        return frozenset(value for text in texts for value in const(text))
+        pieces = [piece if type(piece) is str else values[piece] for piece in node.pieces]  # type: ignore[index]
+        return _strings_made(pieces, ("str", "int")) or ONLY_UNKNOWN
 
     def _slice_form(self, node: SliceForm, frame: Frame) -> Values:
         for part in (node.lower, node.upper, node.step):
@@ -437,7 +423,7 @@ class Expressions:
         inner.conditional = frame.conditional + 1
         inner.cells = frame.cells
         inner.site = frame.site
-        if frame.late is not None or _holds_lambda(node.elt):  # a lambda made here reads what its names hold last
+        if frame.late is not None or _holds(node.elt, (LambdaForm,)):  # a lambda made here reads what its names hold last
             inner.late = {**(frame.late or {}), **dict.fromkeys(_comprehension_names(node))}
         self._generators(node, 0, inner, container)
         # Walrus targets bind in the enclosing function.
@@ -547,11 +533,24 @@ def _literal_keys(node: Expr) -> frozenset:
     return frozenset(sure)
 
 
-def _joined_strings(left: Values, right: Values) -> Values:
-    """``a + b`` where both are string constants (each of a few): the strings Python makes (``"pkg." + name``)."""
-    if len(left) * len(right) > MAX_UNROLLED or not all(type(v) is ConstValue and v.kind == "str" for v in left | right):
-        return EMPTY
-    return frozenset(const_value for a in left for b in right for const_value in const(a.value + b.value))  # type: ignore[union-attr]
+def _strings_made(pieces: list, kinds: tuple[str, ...]) -> Values:
+    """The strings Python makes by joining ``pieces`` in order: literal text (a ``str``) and values, each a few
+    constants of ``kinds`` (``str`` for ``a + b``; ``str`` or ``int`` for an f-string's plain ``{value}``). EMPTY
+    where a value may be anything else, or the strings would be more than MAX_UNROLLED."""
+    texts = [""]
+    for piece in pieces:
+        if type(piece) is str:
+            texts = [text + piece for text in texts]
+            continue
+        if not all(type(v) is ConstValue and v.kind in kinds for v in piece):
+            return EMPTY
+        try:
+            texts = [text + str(v.value) for text in texts for v in piece]  # type: ignore[union-attr]
+        except ValueError:  # an int past Python's digit limit for str(): formatting it raises
+            return EMPTY
+        if not texts or len(texts) > MAX_UNROLLED:
+            return EMPTY
+    return frozenset(value for text in texts for value in const(text))
 
 
 def _runs_code(node: Comprehension) -> bool:
@@ -559,28 +558,22 @@ def _runs_code(node: Comprehension) -> bool:
     lambda it made, while its variables still hold the current item). A lambda's own body is not part of the form."""
     forms = [node.elt, node.key, *(c for g in node.generators for c in g.conditions),
              *(g.iter for g in node.generators[1:])]
-    return any(_calls_in(form) for form in forms)
+    return any(_holds(form, _RUNS_CODE) for form in forms)
 
 
-def _calls_in(form: object) -> bool:
-    if type(form) in (CallExpr, Await, YieldForm):
+_RUNS_CODE = (CallExpr, Await, YieldForm)
+
+
+def _holds(form: object, kinds: tuple[type, ...]) -> bool:
+    """Whether an expression form is, or has among its parts (a nested comprehension's too; a lambda's body is not
+    part of its form), a form of one of ``kinds``."""
+    if type(form) in kinds:
         return True
     if type(form) is tuple:
-        return any(_calls_in(part) for part in form)
-    if type(form) is Const or form is None or isinstance(form, (str, int)):
-        return False
-    return any(_calls_in(getattr(form, slot, None)) for slot in getattr(type(form), "__slots__", ()))
-
-
-def _holds_lambda(form: object) -> bool:
-    """Whether an expression form makes a lambda (its parts walked, a nested comprehension's too)."""
-    if type(form) is LambdaForm:
-        return True
-    if type(form) is tuple:
-        return any(_holds_lambda(part) for part in form)
+        return any(_holds(part, kinds) for part in form)
     if type(form) is Const or form is None or isinstance(form, (str, int)):
         return False  # a constant's value is data
-    return any(_holds_lambda(getattr(form, slot, None)) for slot in getattr(type(form), "__slots__", ()))
+    return any(_holds(getattr(form, slot, None), kinds) for slot in getattr(type(form), "__slots__", ()))
 
 
 def _comprehension_names(node: Comprehension) -> frozenset[str]:

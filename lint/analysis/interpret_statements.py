@@ -255,13 +255,7 @@ class Statements:
         settled = None
         for _ in range(3):  # enough for values to travel around the loop in the code analyzed here
             if node.target is not None:
-                saved = frame.env
-                frame.env = env
-                frame.conditional += 1
-                self.assign(node.target, elements, frame)
-                frame.conditional -= 1
-                env = frame.env
-                frame.env = saved
+                env = self._with_target(node.target, elements, env, frame, conditional=True)
             after = self._branch(node.body, frame, dict(env))
             if node.test is not None:
                 saved = frame.env
@@ -286,15 +280,23 @@ class Statements:
             return False
         env = frame.copy_env()
         for item in items:
-            saved = frame.env
-            frame.env = env
-            self.assign(node.target, item, frame)  # type: ignore[arg-type]
-            env = frame.env
-            frame.env = saved
+            env = self._with_target(node.target, item, env, frame)  # type: ignore[arg-type]
             env = self._branch(node.body, frame, env)
         self._set_env(frame, env)
         self._set_env(frame, self._branch(node.orelse, frame, frame.copy_env()))
         return True
+
+    def _with_target(self, target: TargetForm, values: Values, env: dict, frame: Frame, conditional: bool = False) -> dict:
+        """``env`` with a loop's target bound to ``values`` for the next iteration (``conditional``: the iteration
+        may not run)."""
+        saved, frame.env = frame.env, env
+        frame.conditional += conditional
+        try:
+            self.assign(target, values, frame)
+            return frame.env
+        finally:
+            frame.conditional -= conditional
+            frame.env = saved
 
     # --- definitions ------------------------------------------------------------------------
 
