@@ -138,7 +138,8 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
                     taking_guard(tracker, noting_start(framework.original(workflow, "_ensure_not_running"))))
     patches.replace(workflow, "_release_run_guard", releasing_guard(tracker, framework.original(workflow, "_release_run_guard")))
     if options.mode == "scoped":
-        replacements = {**scoped_allocators(framework), **run_state_hooks(framework)}
+        verifying = options.on_replay_mismatch != "off"
+        replacements = {**scoped_allocators(framework), **run_state_hooks(framework, result_hook=not verifying)}
         for name, replacement in replacements.items():
             patches.replace(run_context, name, replacement)
         patches.replace(workflow, "_execute", ending_body(framework.original(workflow, "_execute")))
@@ -156,7 +157,8 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
         # Built on what is installed now, so the shim's own hooks of these attributes stay in the chain.
         current = lambda owner, name: owner.__dict__[name]  # noqa: E731
         for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current,
-                                                                 options.on_argument_mutation).items():
+                                                                 options.on_argument_mutation,
+                                                                 keeps_run_state=options.mode == "scoped").items():
             patches.replace(owner, name, replacement)
         for (owner, name), replacement in answer_hooks(framework, options.on_replay_mismatch, current).items():
             patches.replace(owner, name, replacement)

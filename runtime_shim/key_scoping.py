@@ -81,6 +81,17 @@ def scoping_allocator(original: Allocator, scoper: ArgumentScoper | None) -> All
             frame = current_step_frame.get()  # the call allocating this key (set by step_calls)
             if frame is None or frame.run_context is not self:
                 return original(self, step_name)
+            state = frame.state
+            if state is not None and state.legacy is None:
+                # _allocate_in_frame without a legacy replay (no MAF-alone counting): the call of every step
+                parent = frame.parent
+                if parent is None or scoper is None:
+                    key = frame.key = original(self, step_name)
+                    return key
+                key = frame.key = original(self, f"{step_name}{SCOPE_SEPARATOR}{parent.scope()}")
+                if not state.marked:
+                    state.nested(self)
+                return key
             return _allocate_in_frame(original, scoper, self, frame, (step_name,))
 
         return allocate

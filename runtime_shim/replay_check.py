@@ -61,6 +61,7 @@ from steplint.runtime_shim.replay_digest import (
     CallShape,
     differences,
     field_snapshot,
+    quick_record,
     record_call,
     unchanged_since,
 )
@@ -71,7 +72,7 @@ from steplint.runtime_shim.replay_records import (
     write_queued,
 )
 from steplint.runtime_shim.resumability import resumable
-from steplint.runtime_shim.run_state import RunState
+from steplint.runtime_shim.run_state import STATE_ATTRIBUTE, RunState
 
 ReplayPolicy = Literal["error", "warn", "rerun", "off"]
 REPLAY_POLICIES: tuple[str, ...] = ("error", "warn", "rerun", "off")
@@ -148,9 +149,10 @@ def keyed_by_identity(framework: Framework) -> Callable[[Any], bool] | None:
 
 
 def call_shape(wrapper: Any) -> CallShape:
-    shape = wrapper.__dict__.get(SHAPE_ATTRIBUTE)
+    shape = getattr(wrapper, SHAPE_ATTRIBUTE, None)  # not through __dict__ (run_state_of says why)
     if shape is None:
-        shape = wrapper.__dict__[SHAPE_ATTRIBUTE] = CallShape(wrapper)
+        shape = CallShape(wrapper)
+        setattr(wrapper, SHAPE_ATTRIBUTE, shape)
     return shape
 
 
@@ -207,15 +209,26 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
         if frame is None or frame.run_context is not self:
             return found, value
         state = frame.state
-        if not resumable(self, state):  # no later run can take this cache: nothing to record or check
+        can_resume = state.resumable
+        if can_resume is None:
+            can_resume = resumable(self, state)
+        if not can_resume:  # no later run can take this cache: nothing to record or check
             return found, value
         log = state.replay_log
         if (not found and state.cache_recorded is not None and log is not None
-                and log.counts is self._step_cache_auto_request_info_counts and frame.record is not IDENTITY_KEYED
+                and log.counts is self._step_cache_auto_request_info_counts and frame.record is None
                 and not state.replay_stash and not state.restored_keys and (by_identity is None or not by_identity(key))):
             # The common miss of a run already judged (what _missed does when nothing was kept, moved or restored):
             # record the call before its body runs, for its entry when the body completes.
-            _record_of(frame)
+            wrapper, args, kwargs = frame.call
+            shape = getattr(wrapper, SHAPE_ATTRIBUTE, None)
+            record = None if shape is None else quick_record(shape, args, kwargs)
+            if record is None:
+                _record_of(frame)
+            else:  # _record_of, for immutable positional arguments
+                frame.record = record
+                frame.place = state.place_of(frame, record)
+                frame.snapshot = UNCHANGEABLE
             frame.record_pending = key
             return found, value
         lookup = _Lookup(self, state, log_of(self, chunk_key), frame, key, call_of)
@@ -381,27 +394,38 @@ def _say_unverified_once(lookup: _Lookup) -> None:
                            UnverifiedReplayWarning, filename, line)
 
 
-def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], Any],
-                     on_mutation: str) -> Callable[..., Any]:
+def recording_result(original: Callable[..., Any], chunk_key: Callable[[int], Any], on_mutation: str,
+                     keeps_run_state: bool = False) -> Callable[..., Any]:
     """Wrap ``RunContext._set_cached_result``: a call whose body completed gets its record with its entry (never
-    before: a body that raises, is cancelled or pauses leaves neither), once its arguments are found unchanged."""
+    before: a body that raises, is cancelled or pauses leaves neither), once its arguments are found unchanged.
+    With *keeps_run_state* (scoped mode) it also does what ``run_state.setting_cached_result`` does, in place of
+    that hook: one hook instead of two at every step call."""
 
     keyword = takes_replayable(original)
 
     @functools.wraps(original)
     def _set_cached_result(self: Any, key: Any, value: Any, *, replayable: bool = True) -> None:
         frame = current_step_frame.get()
-        completed = (frame is not None and frame.record_pending is not None and frame.run_context is self
-                     and key == frame.record_pending)
+        own = frame is not None and frame.run_context is self
+        completed = own and frame.record_pending is not None and key == frame.record_pending
         if completed and frame.snapshot != UNCHANGEABLE and not _fields_unchanged(frame.snapshot):
             _tell_mutation(frame, on_mutation)  # an argument the body may have changed: digest it again
+        if keeps_run_state:
+            state = getattr(self, STATE_ATTRIBUTE, None)
+            if state is not None and state.digest is not None and key not in self._step_cache:
+                state.pending.append(key)
         if keyword:
             original(self, key, value, replayable=replayable)
         else:
             original(self, key, value)
+        if own and keeps_run_state and frame.key == key:
+            frame.returned = True
         if completed:
             frame.record_pending = None
-            log_of(self, chunk_key).put(key, frame.record)
+            log = frame.state.replay_log if frame.state is not None else None
+            if log is None or log.counts is not self._step_cache_auto_request_info_counts:
+                log = log_of(self, chunk_key)
+            log.queued.append((key, frame.record))  # RecordLog.put
 
     return _set_cached_result
 
@@ -468,9 +492,10 @@ def writing_after_body(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def verification_hooks(framework: Framework, policy: str, current: Callable[[type, str], Any],
-                       on_mutation: str = "warn") -> dict[tuple[type, str], Any]:
+                       on_mutation: str = "warn", keeps_run_state: bool = False) -> dict[tuple[type, str], Any]:
     """(class, attribute) -> replacement; ``current(owner, name)`` is what is installed there now (another hook of
-    the shim, or MAF's own)."""
+    the shim, or MAF's own). *keeps_run_state*: scoped mode left ``_set_cached_result`` to this hook
+    (``run_state_hooks(..., result_hook=False)``)."""
     run_context = framework.run_context
     chunk_key = chunk_keys(framework)
     lookup = verifying_lookup(current(run_context, "_get_cached_result"), policy, chunk_key,
@@ -478,7 +503,7 @@ def verification_hooks(framework: Framework, policy: str, current: Callable[[typ
     return {
         (run_context, "_get_cached_result"): lookup,
         (run_context, "_set_cached_result"): recording_result(current(run_context, "_set_cached_result"), chunk_key,
-                                                                      on_mutation),
+                                                                      on_mutation, keeps_run_state),
         (run_context, "_export_step_cache"): writing_before_export(current(run_context, "_export_step_cache")),
         (framework.functional_workflow, "_execute"): writing_after_body(current(framework.functional_workflow,
                                                                                 "_execute")),

@@ -362,6 +362,34 @@ def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any])
     return pack(slots)
 
 
+# The handlers quick_record calls: those of the IMMUTABLE types but int and str, which it makes inline.
+_IMMUTABLE_HANDLERS: dict[type, Handler] = {bool: _bool, float: _float, complex: _complex, type(None): _none,
+                                           bytes: _bytes}
+
+
+def quick_record(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int | None:
+    """``record_call`` of the commonest call, every argument positional and of an IMMUTABLE type (so its
+    ``field_snapshot`` is UNCHANGEABLE), without a handler call for an int or a str; None for any other call.
+    The same record as ``record_call`` (tests/runtime_shim: test_replay_digest)."""
+    if kwargs or not shape.simple or len(args) != len(shape.positional) or len(args) >= MAX_SLOTS:
+        return None
+    packed = (1 << 32) | shape.identity_slot
+    crc32 = zlib.crc32
+    for value in args:
+        kind = type(value)
+        if kind is int:
+            form = b"i:" + value.to_bytes((value.bit_length() + 8) // 8, "big", signed=True)
+        elif kind is str:
+            form = b"s:" + value.encode("utf-8", "surrogatepass")
+        else:
+            handler = _IMMUTABLE_HANDLERS.get(kind)
+            if handler is None:
+                return None
+            form = handler(value)
+        packed = (packed << 32) | crc32(form)
+    return packed
+
+
 def pack(slots: Sequence[int]) -> int:
     """32-bit slots as one record: a 1 bit, then the slots (``unpack`` reads them back)."""
     packed = 1

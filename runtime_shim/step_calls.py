@@ -14,7 +14,7 @@ from typing import Any
 
 from steplint.runtime_shim.errors import NestedStepError
 from steplint.runtime_shim.frames import StepFrame, current_step_frame
-from steplint.runtime_shim.run_state import run_state_of
+from steplint.runtime_shim.run_state import STATE_ATTRIBUTE
 
 StepCall = Callable[..., Any]
 
@@ -39,7 +39,7 @@ def shimmed_step_call(
     @functools.wraps(original)
     async def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
         run_context = active_run_ctx.get()
-        state = None if run_context is None else run_state_of(run_context)
+        state = None if run_context is None else getattr(run_context, STATE_ATTRIBUTE, None)  # run_state_of, inlined
         if state is None or state.bypass:
             # outside a run, in a run that started before install(), or (scoped) in a run no later run can
             # resume: MAF's own code

@@ -17,6 +17,8 @@ import sys
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from steplint.runtime_shim.replay_digest import (
@@ -25,6 +27,7 @@ from steplint.runtime_shim.replay_digest import (
     Undigestable,
     canonical,
     differences,
+    quick_record,
     record_call,
     unpack,
 )
@@ -197,6 +200,32 @@ def test_a_call_is_bound_as_the_body_sees_it() -> None:
     assert record("a") == record("a", 1) == record(job="a", count=1) == record("a", tag="t")
     assert record("a") != record("a", 2)
     assert record("a") != record("a", tag="u")
+
+
+async def pair(first, second):
+    return first
+
+
+PAIR = CallShape(FakeStep(pair))
+IMMUTABLE_VALUES = st.one_of(
+    st.integers(), st.integers(min_value=-(2**80), max_value=2**80), st.text(), st.booleans(), st.none(),
+    st.floats(allow_nan=False), st.binary(max_size=40), st.complex_numbers(allow_nan=False),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(IMMUTABLE_VALUES, IMMUTABLE_VALUES)
+def test_the_quick_record_is_the_record(first: object, second: object) -> None:
+    """The shim's fast path (quick_record) makes exactly the record record_call makes, or none at all."""
+    assert quick_record(PAIR, (first, second), {}) == record_call(PAIR, (first, second), {})
+
+
+def test_the_quick_record_leaves_every_other_call_to_record_call() -> None:
+    assert quick_record(PAIR, ("a", "\udc80"), {}) == record_call(PAIR, ("a", "\udc80"), {})  # a lone surrogate
+    for args, kwargs in [((1, [2]), {}), ((Masked("x"), 1), {}), ((1,), {"second": 2}), ((1,), {}),
+                         ((Color.RED, 1), {}), ((Job(label="a"), 1), {}), ((True, 1, 2), {})]:
+        assert quick_record(PAIR, args, kwargs) is None
+    assert quick_record(SHAPE, ("a",), {}) is None  # defaults to fill in: not the simple call
 
 
 def test_the_run_context_is_left_out() -> None:
