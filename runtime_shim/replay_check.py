@@ -222,13 +222,12 @@ def verifying_lookup(original: Callable[..., Any], policy: str, chunk_key: Calla
             # record the call before its body runs, for its entry when the body completes.
             wrapper, args, kwargs = frame.call
             shape = getattr(wrapper, SHAPE_ATTRIBUTE, None)
-            record = None if shape is None else quick_record(shape, args, kwargs)
-            if record is None:
+            made = None if shape is None else quick_record(shape, args, kwargs)
+            if made is None:
                 _record_of(frame)
-            else:  # _record_of, for immutable positional arguments
-                frame.record = record
-                frame.place = state.place_of(frame, record)
-                frame.snapshot = UNCHANGEABLE
+            else:  # _record_of, for the commonest arguments
+                frame.record, frame.snapshot = made
+                frame.place = state.place_of(frame, made[0])
             frame.record_pending = key
             return found, value
         lookup = _Lookup(self, state, log_of(self, chunk_key), frame, key, call_of)

@@ -78,6 +78,39 @@ def module_identity(name: str | None) -> str:
     return (name or "?").rpartition(".")[2]
 
 
+class TypeTable:
+    """What the digest decided about each type, holding the types weakly (a class made per run is not kept alive).
+
+    A dictionary keyed by the type's id whose entry is checked through a weak reference to the type: a lookup is
+    a dictionary get and a call, where ``WeakKeyDictionary``'s Python-level methods cost several times that, on
+    every step call that passes a model. An entry goes when its type does (the reference's callback).
+    """
+
+    __slots__ = ("entries",)
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple[weakref.ref[type], Any]] = {}  # id(type) -> (weak reference, value)
+
+    def get(self, kind: type, default: Any = None) -> Any:
+        entry = self.entries.get(id(kind))
+        if entry is None or entry[0]() is not kind:
+            return default
+        return entry[1]
+
+    def __setitem__(self, kind: type, value: Any) -> None:
+        key, entries = id(kind), self.entries
+
+        def forget(reference: weakref.ref[type]) -> None:
+            entry = entries.get(key)
+            if entry is not None and entry[0] is reference:
+                entries.pop(key, None)
+
+        entries[key] = (weakref.ref(kind, forget), value)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
 def class_identity(kind: type) -> bytes:
     found = _IDENTITIES.get(kind)
     if found is None:
@@ -143,11 +176,13 @@ def _dict(value: Any) -> bytes:
 
 
 def _model(value: Any) -> bytes:
-    return b"m:" + class_identity(type(value)) + b":" + b",".join(_field_forms(value, field_names(type(value)) or ()))
+    forms = _field_forms(value, field_names(type(value)) or (), True)
+    return b"m:" + class_identity(type(value)) + b":" + b",".join(forms)
 
 
 def _dataclass(value: Any) -> bytes:
-    return b"D:" + class_identity(type(value)) + b":" + b",".join(_field_forms(value, field_names(type(value)) or ()))
+    forms = _field_forms(value, field_names(type(value)) or (), False)
+    return b"D:" + class_identity(type(value)) + b":" + b",".join(forms)
 
 
 def _type(value: Any) -> bytes:
@@ -191,9 +226,9 @@ _HANDLERS: dict[type, Handler] = {
     bytes: _bytes, bytearray: _bytes, memoryview: _bytes, list: _sequence, tuple: _sequence,
     set: _set, frozenset: _set, dict: _dict, type: _type,
 }
-_DECIDED: weakref.WeakKeyDictionary[type, Handler] = weakref.WeakKeyDictionary()
-_FIELD_NAMES: weakref.WeakKeyDictionary[type, tuple[str, ...] | None] = weakref.WeakKeyDictionary()
-_IDENTITIES: weakref.WeakKeyDictionary[type, bytes] = weakref.WeakKeyDictionary()
+_DECIDED = TypeTable()  # type -> Handler
+_RECORD_FIELDS = TypeTable()  # type -> RecordFields (record_fields)
+_IDENTITIES = TypeTable()  # type -> class_identity
 # Checked in order: the first base a type derives from decides (bool before int, enums before str and int).
 _BY_BASE: tuple[tuple[type, Handler], ...] = (
     (enum.Enum, _enum), (bool, _bool), (int, _int), (str, _str), (float, _float), (complex, _complex),
@@ -232,10 +267,10 @@ def canonical(value: Any) -> bytes:
     return handler(value)
 
 
-def _field_forms(value: Any, names: tuple[str, ...]) -> list[bytes]:
-    """One form per named field, then (a model's) extra fields and private attributes, each when present."""
+def _field_forms(value: Any, names: tuple[str, ...], model: bool) -> list[bytes]:
+    """One form per named field, then (a *model*'s) extra fields and private attributes, each when present."""
     forms = [canonical(getattr(value, name, None)) for name in names]
-    if _is_model(type(value)):
+    if model:
         extra = getattr(value, "__pydantic_extra__", None)  # extra="allow" fields, by name
         if extra:
             forms.append(b"x" + canonical(extra))
@@ -245,21 +280,33 @@ def _field_forms(value: Any, names: tuple[str, ...]) -> list[bytes]:
     return forms
 
 
-def field_names(kind: type) -> tuple[str, ...] | None:
-    """The field names of a pydantic model or dataclass type, in definition order, else None."""
+# A record type's field names in definition order, whether it is a pydantic model (else a dataclass), and what
+# its argument slot's form starts with (b"M:<class identity>:").
+RecordFields = tuple[tuple[str, ...], bool, bytes]
+_UNDECIDED = object()
+
+
+def record_fields(kind: type) -> RecordFields | None:
+    """The field names of a pydantic model or dataclass type and whether it is a model; None for any other type."""
     if kind in _HANDLERS:
         return None
-    try:
-        return _FIELD_NAMES[kind]
-    except KeyError:
-        pass
-    names: tuple[str, ...] | None = None
+    found = _RECORD_FIELDS.get(kind, _UNDECIDED)
+    if found is not _UNDECIDED:
+        return found
     if _is_model(kind):
-        names = tuple(kind.__pydantic_fields__)
+        found = (tuple(kind.__pydantic_fields__), True, b"M:" + class_identity(kind) + b":")
     elif dataclasses.is_dataclass(kind):
-        names = tuple(f.name for f in dataclasses.fields(kind))
-    _FIELD_NAMES[kind] = names
-    return names
+        found = (tuple(f.name for f in dataclasses.fields(kind)), False, b"M:" + class_identity(kind) + b":")
+    else:
+        found = None
+    _RECORD_FIELDS[kind] = found
+    return found
+
+
+def field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a pydantic model or dataclass type, in definition order, else None."""
+    fields = record_fields(kind)
+    return None if fields is None else fields[0]
 
 
 class CallShape:
@@ -320,14 +367,15 @@ def _slots(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any], nami
     for name, value in shape.bound(args, kwargs):
         kind = type(value)
         handler = _HANDLERS.get(kind)
-        fields = None if handler is not None else field_names(kind)
-        if fields is None:
+        found = None if handler is not None else record_fields(kind)
+        if found is None:
             slots.append(crc32((handler or handler_of(kind))(value)))
             if naming is not None:
                 naming.append((name,))
             continue
-        forms = _field_forms(value, fields)  # each field once: its own slot, and the argument's from all
-        slots.append(crc32(b"M:" + class_identity(kind) + b":" + b",".join(forms)))
+        fields, model, prefix = found
+        forms = _field_forms(value, fields, model)  # each field once: its own slot, and the argument's from all
+        slots.append(crc32(prefix + b",".join(forms)))
         field_slots += [crc32(form) for form in forms[:len(fields)]]
         if naming is not None:
             naming.append((name, *fields))
@@ -365,16 +413,21 @@ def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any])
 # The handlers quick_record calls: those of the IMMUTABLE types but int and str, which it makes inline.
 _IMMUTABLE_HANDLERS: dict[type, Handler] = {bool: _bool, float: _float, complex: _complex, type(None): _none,
                                            bytes: _bytes}
+_FIELD_HANDLERS: dict[type, Handler] = {int: _int, str: _str, **_IMMUTABLE_HANDLERS}  # every IMMUTABLE type
 
 
-def quick_record(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int | None:
-    """``record_call`` of the commonest call, every argument positional and of an IMMUTABLE type (so its
-    ``field_snapshot`` is UNCHANGEABLE), without a handler call for an int or a str; None for any other call.
-    The same record as ``record_call`` (tests/runtime_shim: test_replay_digest)."""
-    if kwargs or not shape.simple or len(args) != len(shape.positional) or len(args) >= MAX_SLOTS:
+def quick_record(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]
+                 ) -> tuple[int, list[tuple[Any, ...]] | tuple[()]] | None:
+    """``record_call`` and ``field_snapshot`` of the commonest calls in one pass: every argument positional, of
+    an IMMUTABLE type or a model or dataclass (of a type digested before) whose fields all hold such values and
+    that has no extra fields or private attributes. None for any other call. The same record and snapshot as
+    the two make (tests/test_replay_digest.py)."""
+    if kwargs or not shape.simple or len(args) != len(shape.positional):
         return None
     packed = (1 << 32) | shape.identity_slot
     crc32 = zlib.crc32
+    field_slots: list[int] | None = None  # made at the first model or dataclass: most calls have none
+    snapshot: list[tuple[Any, ...]] | None = None
     for value in args:
         kind = type(value)
         if kind is int:
@@ -383,11 +436,39 @@ def quick_record(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]
             form = b"s:" + value.encode("utf-8", "surrogatepass")
         else:
             handler = _IMMUTABLE_HANDLERS.get(kind)
-            if handler is None:
-                return None
-            form = handler(value)
+            if handler is not None:
+                form = handler(value)
+            else:
+                entry = _RECORD_FIELDS.entries.get(id(kind))  # _RECORD_FIELDS.get(kind), inlined
+                found = entry[1] if entry is not None and entry[0]() is kind else None
+                if found is None:  # not a record type, or one not decided yet: record_call decides
+                    return None
+                names, model, prefix = found
+                if model and (getattr(value, "__pydantic_extra__", None)
+                              or getattr(value, "__pydantic_private__", None)):
+                    return None
+                if field_slots is None or snapshot is None:
+                    field_slots, snapshot = [], []
+                values, forms = [], []
+                for name in names:
+                    field = getattr(value, name, None)
+                    handler = _FIELD_HANDLERS.get(type(field))
+                    if handler is None:
+                        return None
+                    field_form = handler(field)
+                    values.append(field)
+                    forms.append(field_form)
+                    field_slots.append(crc32(field_form))
+                form = prefix + b",".join(forms)
+                snapshot.append((value, kind, names, values))
         packed = (packed << 32) | crc32(form)
-    return packed
+    if field_slots is None or snapshot is None:
+        return packed, UNCHANGEABLE
+    if len(args) + 1 + len(field_slots) > MAX_SLOTS:
+        return None
+    for slot in field_slots:
+        packed = (packed << 32) | slot
+    return packed, snapshot
 
 
 def pack(slots: Sequence[int]) -> int:
@@ -440,6 +521,12 @@ def unchanged_since(snapshot: list[tuple[Any, ...]]) -> bool:
     for value, kind, names, values in snapshot:
         if type(value) is not kind:
             return False
+        if (len(values) == len(names) and not getattr(value, "__pydantic_extra__", None)
+                and not getattr(value, "__pydantic_private__", None)):
+            for name, held in zip(names, values):  # the common case without a list of the values now
+                if getattr(value, name, None) is not held:
+                    return False
+            continue
         now = _field_values(value, names)
         if len(now) != len(values) or not all(map(operator.is_, now, values)):
             return False

@@ -27,8 +27,10 @@ from steplint.runtime_shim.replay_digest import (
     Undigestable,
     canonical,
     differences,
+    field_snapshot,
     quick_record,
     record_call,
+    unchanged_since,
     unpack,
 )
 from steplint.runtime_shim.replay_records import RecordLog
@@ -213,19 +215,67 @@ IMMUTABLE_VALUES = st.one_of(
 )
 
 
+class Flat(BaseModel):
+    label: str
+    count: int = 0
+    ratio: float | None = None
+
+
+@dataclasses.dataclass
+class FlatPoint:
+    x: int
+    name: str
+
+
 @settings(max_examples=300, deadline=None)
 @given(IMMUTABLE_VALUES, IMMUTABLE_VALUES)
 def test_the_quick_record_is_the_record(first: object, second: object) -> None:
-    """The shim's fast path (quick_record) makes exactly the record record_call makes, or none at all."""
-    assert quick_record(PAIR, (first, second), {}) == record_call(PAIR, (first, second), {})
+    """The shim's fast path (quick_record) makes exactly the record and snapshot record_call and field_snapshot
+    make, or leaves the call to them."""
+    args = (first, second)
+    assert quick_record(PAIR, args, {}) == (record_call(PAIR, args, {}), field_snapshot(args, {}))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(), st.integers(), st.one_of(st.none(), st.floats(allow_nan=False)), IMMUTABLE_VALUES)
+def test_the_quick_record_of_models_and_dataclasses_is_the_record(label: str, count: int, ratio: object,
+                                                                    other: object) -> None:
+    for args in [(Flat(label=label, count=count, ratio=ratio), other), (other, FlatPoint(count, label)),
+                 (Flat(label=label), Flat(label=label, count=count))]:
+        expected = (record_call(PAIR, args, {}), field_snapshot(args, {}))  # decides the types first
+        assert quick_record(PAIR, args, {}) == expected
 
 
 def test_the_quick_record_leaves_every_other_call_to_record_call() -> None:
-    assert quick_record(PAIR, ("a", "\udc80"), {}) == record_call(PAIR, ("a", "\udc80"), {})  # a lone surrogate
+    assert quick_record(PAIR, ("a", "\udc80"), {}) == (record_call(PAIR, ("a", "\udc80"), {}), ())
+    record_call(PAIR, (Loose(label="a", more=1), Private("t", label="a")), {})  # decides both types
+    record_call(PAIR, (Point(1, [2]), 1), {})
     for args, kwargs in [((1, [2]), {}), ((Masked("x"), 1), {}), ((1,), {"second": 2}), ((1,), {}),
-                         ((Color.RED, 1), {}), ((Job(label="a"), 1), {}), ((True, 1, 2), {})]:
-        assert quick_record(PAIR, args, kwargs) is None
+                         ((Color.RED, 1), {}), ((True, 1, 2), {}),
+                         ((Loose(label="a", more=1), 1), {}), ((Private("t", label="a"), 1), {}),
+                         ((Point(1, [2]), 1), {})]:
+        assert quick_record(PAIR, args, kwargs) is None, args
     assert quick_record(SHAPE, ("a",), {}) is None  # defaults to fill in: not the simple call
+
+
+def test_a_snapshot_tells_a_field_rebound_from_one_left_alone() -> None:
+    flat, point, loose = Flat(label="a"), FlatPoint(1, "pp"), Loose(label="a", more=1)
+    snapshot = field_snapshot((flat, point, loose), {})
+    assert unchanged_since(snapshot)
+    point.name = "q"
+    assert not unchanged_since(snapshot)
+    point.name = "".join(["p", "p"])  # an equal str, but another object: the digest decides (unchanged_since cannot)
+    assert not unchanged_since(snapshot)
+    for change in (lambda: setattr(flat, "count", 1), lambda: setattr(loose, "more", 2),
+                   lambda: setattr(loose, "added", 3)):
+        flat, loose = Flat(label="a"), Loose(label="a", more=1)
+        snapshot = field_snapshot((flat, loose), {})
+        change()
+        assert not unchanged_since(snapshot)
+    private = Private("t", label="a")
+    snapshot = field_snapshot((private,), {})
+    private._token = "u"
+    assert not unchanged_since(snapshot)
 
 
 def test_the_run_context_is_left_out() -> None:
