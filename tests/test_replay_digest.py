@@ -278,6 +278,27 @@ def test_a_snapshot_tells_a_field_rebound_from_one_left_alone() -> None:
     assert not unchanged_since(snapshot)
 
 
+def test_the_type_table_holds_types_weakly() -> None:
+    import gc
+
+    from steplint.runtime_shim.replay_digest import TypeTable
+
+    table = TypeTable()
+    made = type("Made", (), {})
+    table[made] = "decided"
+    assert table.get(made) == "decided" and table.get(int, "none") == "none" and len(table) == 1
+    del made
+    gc.collect()
+    assert len(table) == 0  # the entry went with its type
+    for _ in range(200):  # types made and dropped, as a run that makes its models does: nothing accumulates
+        kind = type("Other", (), {})
+        table[kind] = "its own"
+        assert table.get(kind) == "its own" and table.get(type("Third", (), {})) is None
+        del kind
+    gc.collect()
+    assert len(table) == 0
+
+
 def test_the_run_context_is_left_out() -> None:
     async def with_context(job, ctx):
         return job
