@@ -45,7 +45,13 @@ from steplint.runtime_shim.replay_check import (
     ReplayPolicy,
     verification_hooks,
 )
-from steplint.runtime_shim.run_state import ending_body, run_starter, run_state_hooks, starting_run
+from steplint.runtime_shim.run_state import (
+    copies_cache_at_every_end,
+    ending_body,
+    run_starter,
+    run_state_hooks,
+    starting_run,
+)
 from steplint.runtime_shim.resumability import noting_start
 from steplint.runtime_shim.run_tracking import RunTracker, releasing_guard, taking_guard
 from steplint.runtime_shim.step_calls import shimmed_step_call
@@ -142,7 +148,8 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
         replacements = {**scoped_allocators(framework), **run_state_hooks(framework, result_hook=not verifying)}
         for name, replacement in replacements.items():
             patches.replace(run_context, name, replacement)
-        patches.replace(workflow, "_execute", ending_body(framework.original(workflow, "_execute")))
+        patches.replace(workflow, "_execute", ending_body(framework.original(workflow, "_execute"),
+                                                          copies_cache_at_every_end(workflow)))
     if framework.scheme != COUNTER and options.on_unfingerprintable != "allow":
         original = framework.original(step_wrapper, "_get_replay_identity")
         patches.replace(

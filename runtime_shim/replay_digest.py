@@ -422,8 +422,8 @@ def quick_record(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]
     an IMMUTABLE type or a model or dataclass (of a type digested before) whose fields all hold such values and
     that has no extra fields or private attributes. None for any other call. The same record and snapshot as
     the two make (tests/test_replay_digest.py)."""
-    if kwargs or not shape.simple or len(args) != len(shape.positional):
-        return None
+    if kwargs or not shape.simple or len(args) != len(shape.positional) or len(args) >= MAX_SLOTS:
+        return None  # (record_call folds a record of MAX_SLOTS slots or more)
     packed = (1 << 32) | shape.identity_slot
     crc32 = zlib.crc32
     field_slots: list[int] | None = None  # made at the first model or dataclass: most calls have none

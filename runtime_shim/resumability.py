@@ -6,8 +6,10 @@ handed to a later run in two ways only:
 * a checkpoint: saved only when the run has a checkpoint storage (MAF sets
   ``RunContext._on_step_completed`` exactly then, before the workflow function runs);
 * a response-only replay (``run(responses=...)`` without ``checkpoint_id``): MAF captures the cache when
-  the run pauses on ``request_info`` (``WorkflowInterrupted``), or, on 1.18/1.19, when it ends with
-  requests pending. Either needs a call of ``RunContext.request_info``.
+  the run pauses on ``request_info`` (``WorkflowInterrupted``), or, on 1.19, when it ends with
+  requests pending; 1.18 copies it after every return of the body, and a later ``run(responses=...)``
+  takes it while an earlier run's requests are still pending. Either needs a call of
+  ``RunContext.request_info`` (in the run, or in an earlier run of the same workflow on 1.18).
 
 So a run records its calls (and checks them for argument mutation) when it has a storage, when it was
 itself restored (a non-empty cache or responses at its first lookup), or when it can be seen to pause:

@@ -195,12 +195,15 @@ class RunState:
         elif not self.marked:
             self.mark(run_context)
 
-    def release_withheld(self, run_context: Any) -> None:
+    def release_withheld(self, run_context: Any, copied_at_every_end: bool = True) -> None:
         """The body returned, raised or paused: what it withheld no call of it can claim any more, and MAF may now
-        copy the live cache whole (a response-only replay on 1.18/1.19 copies it without an export)."""
+        copy the live cache whole (a response-only replay on 1.18/1.19 copies it without an export).
+        *copied_at_every_end*: the release copies the cache after every return of the body (1.18, for a later
+        ``run(responses=...)`` while an earlier pause's requests are still pending); elsewhere it is copied for a
+        replay only with the requests this run left pending, or into a checkpoint."""
         for key in self.withheld_keys(run_context):
             self.drop(run_context, key)
-        if run_context._on_step_completed is not None or run_context._pending_requests:
+        if copied_at_every_end or run_context._on_step_completed is not None or run_context._pending_requests:
             self.refresh(run_context)  # else nothing copies the record: MAF drops a cache no later run can take
 
     def end_legacy_replay(self, run_context: Any) -> None:
@@ -302,7 +305,7 @@ def exporting_step_cache(original: Callable[..., Any]) -> Callable[..., Any]:
     return _export_step_cache
 
 
-def ending_body(original: Callable[..., Any]) -> Callable[..., Any]:
+def ending_body(original: Callable[..., Any], copied_at_every_end: bool = True) -> Callable[..., Any]:
     """Wrap ``FunctionalWorkflow._execute`` (the workflow body): once it returns, raises or pauses, the entries a
     legacy replay withheld from its checkpoints go (``RunState.release_withheld``), so the cache MAF keeps for a
     response-only replay matches its record."""
@@ -314,9 +317,16 @@ def ending_body(original: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             state = run_state_of(ctx)
             if state is not None:
-                state.release_withheld(ctx)
+                state.release_withheld(ctx, copied_at_every_end)
 
     return _execute
+
+
+def copies_cache_at_every_end(functional_workflow: type) -> bool:
+    """Whether the release copies a run's cache for a response-only replay after every return of its body: 1.18
+    does, inline in ``_run_core``; from 1.19 ``_capture_replay_state`` copies it together with the requests the
+    run left pending (so a run that left none cannot be replayed)."""
+    return not callable(getattr(functional_workflow, "_capture_replay_state", None))
 
 
 def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:

@@ -246,6 +246,18 @@ def test_the_quick_record_of_models_and_dataclasses_is_the_record(label: str, co
         assert quick_record(PAIR, args, {}) == expected
 
 
+def test_a_call_of_very_many_immutable_arguments_is_left_to_record_call() -> None:
+    """record_call folds a record of MAX_SLOTS slots or more; quick_record makes none there."""
+    def shape_of(count: int) -> CallShape:
+        namespace: dict[str, object] = {}
+        exec(f"async def wide({', '.join(f'a{index}' for index in range(count))}): pass", namespace)
+        return CallShape(FakeStep(namespace["wide"]))
+
+    narrow, wide = shape_of(63), shape_of(64)
+    assert quick_record(narrow, tuple(range(63)), {}) == (record_call(narrow, tuple(range(63)), {}), ())
+    assert quick_record(wide, tuple(range(64)), {}) is None
+
+
 def test_the_quick_record_leaves_every_other_call_to_record_call() -> None:
     assert quick_record(PAIR, ("a", "\udc80"), {}) == (record_call(PAIR, ("a", "\udc80"), {}), ())
     record_call(PAIR, (Loose(label="a", more=1), Private("t", label="a")), {})  # decides both types
