@@ -127,6 +127,7 @@ def _apply_fingerprint_policy_to_release(framework: Framework, policy: Policy) -
 def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> PatchSet:
     step_wrapper, run_context, workflow = framework.step_wrapper, framework.run_context, framework.functional_workflow
     patches = PatchSet()
+    verifying = options.on_replay_mismatch != "off"
     maf_methods: dict[str, Any] = {}  # RunContext's hooked methods as MAF defines them: a bypassed run's own
     patches.replace(
         step_wrapper,
@@ -135,7 +136,7 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
             framework.original(step_wrapper, "__call__"),
             framework.active_run_ctx,
             refuse_nesting=options.mode == "flat",
-            start_run=(run_starter(framework, options.on_replay_mismatch != "off", maf_methods)
+            start_run=(run_starter(framework, verifying, maf_methods)
                        if options.mode == "scoped" else None),
         ),
     )
@@ -144,7 +145,6 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
                     taking_guard(tracker, noting_start(framework.original(workflow, "_ensure_not_running"))))
     patches.replace(workflow, "_release_run_guard", releasing_guard(tracker, framework.original(workflow, "_release_run_guard")))
     if options.mode == "scoped":
-        verifying = options.on_replay_mismatch != "off"
         replacements = {**scoped_allocators(framework), **run_state_hooks(framework, result_hook=not verifying)}
         for name, replacement in replacements.items():
             patches.replace(run_context, name, replacement)
@@ -157,10 +157,10 @@ def _patch(framework: Framework, options: _Options, tracker: RunTracker) -> Patc
             "_get_replay_identity",
             guarded_replay_identity(original, framework, options.on_unfingerprintable),
         )
-    if options.mode == "scoped" and options.on_replay_mismatch == "off" and framework.scheme != COUNTER:
+    if options.mode == "scoped" and not verifying and framework.scheme != COUNTER:
         patches.replace(run_context, "_get_cached_result", skipping_foreign_fallback(
             framework.original(run_context, "_get_cached_result"), framework.versioned_prefix))
-    if options.on_replay_mismatch != "off":
+    if verifying:
         # Built on what is installed now, so the shim's own hooks of these attributes stay in the chain.
         current = lambda owner, name: owner.__dict__[name]  # noqa: E731
         for (owner, name), replacement in verification_hooks(framework, options.on_replay_mismatch, current,

@@ -382,8 +382,12 @@ def _slots(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any], nami
     return slots + field_slots, len(field_slots)
 
 
+# The handlers quick_record calls beside the int and str it makes inline; with those two, the IMMUTABLE types.
+_IMMUTABLE_HANDLERS: dict[type, Handler] = {bool: _bool, float: _float, complex: _complex, type(None): _none,
+                                           bytes: _bytes}
+_FIELD_HANDLERS: dict[type, Handler] = {int: _int, str: _str, **_IMMUTABLE_HANDLERS}
 # Exact types whose values no step body can change (a subclass may add mutable attributes; a tuple may hold a list).
-IMMUTABLE = frozenset({str, int, float, bool, complex, bytes, type(None)})
+IMMUTABLE = frozenset(_FIELD_HANDLERS)
 
 
 def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
@@ -410,10 +414,6 @@ def record_call(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any])
     return pack(slots)
 
 
-# The handlers quick_record calls: those of the IMMUTABLE types but int and str, which it makes inline.
-_IMMUTABLE_HANDLERS: dict[type, Handler] = {bool: _bool, float: _float, complex: _complex, type(None): _none,
-                                           bytes: _bytes}
-_FIELD_HANDLERS: dict[type, Handler] = {int: _int, str: _str, **_IMMUTABLE_HANDLERS}  # every IMMUTABLE type
 
 
 def quick_record(shape: CallShape, args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -331,7 +331,9 @@ def copies_cache_at_every_end(functional_workflow: type) -> bool:
 
 def setting_cached_result(original: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap ``RunContext._set_cached_result`` (MAF's only writer of entries): keep the digest and record current,
-    and note that the call's body returned (a task it left running scopes its calls apart: ``memo_adoption``)."""
+    and note that the call's body returned (a task it left running scopes its calls apart: ``memo_adoption``).
+    With replay verification, ``replay_check.recording_result`` does the same in its own hook instead (one hook
+    per step call): a change here belongs there too."""
 
     keyword = takes_replayable(original)
 
