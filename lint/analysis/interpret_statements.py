@@ -406,6 +406,7 @@ class Statements:
                 return  # names from an outside module stay unresolved: ``lookup`` falls back to them
             for name, values in self.star_names(loaded).items():
                 self.bind(name, values, frame)
+            self.session.note_imported(loaded)  # star_names ran its import: what it writes (a registry) counts too
             return
         if loaded is None:
             self.bind(node.name, one(ExternalValue(f"{node.module}.{node.imported}")), frame)

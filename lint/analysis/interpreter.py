@@ -253,6 +253,7 @@ class Session:
 
     def note_imported(self, module: ModuleSummary) -> None:
         """``module``'s import ran here (an import statement): its writes into other modules' objects now count."""
+        self.visible_imports()  # a runtime session starts from its module's (an import in a function adds to them)
         self.imported.add(module.path)
         unit = self.engine.module_units.get(module.path)
         if unit is not None and unit.session is not self:
