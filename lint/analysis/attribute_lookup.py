@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.builtin_models import record_field_names
+from steplint.analysis.builtin_models import CONTAINER_BASES, is_container_method, items_of, record_field_names
 from steplint.analysis.interpret_records import NAMED_TUPLE_BASES
 from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, is_key, keyed, ordered
 from steplint.analysis.values import (
@@ -167,6 +167,13 @@ class AttributeLookup:
         """``name`` in the first of the classes ``order`` that has it; an outside class ends the search."""
         for owner in order:
             if isinstance(owner, ExternalValue):
+                kind = CONTAINER_BASES.get(owner.name)
+                if kind is not None and isinstance(receiver, InstanceValue):
+                    # a subclass of ``dict`` (a registry): the base's methods work on the instance's items
+                    if name == "__init__":
+                        return frozenset({BuiltinMethod(items_of(receiver, kind), f"#init {owner.name}")})
+                    if is_container_method(name):
+                        return frozenset({BuiltinMethod(items_of(receiver, kind), name)})
                 if name == "_make" and owner.name in NAMED_TUPLE_BASES:  # ``Stage._make(items)``: ``Stage(*items)``
                     cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver
                     if isinstance(cls, ClassValue):

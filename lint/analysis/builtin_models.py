@@ -12,6 +12,7 @@ outside function calls back.
 from __future__ import annotations
 
 import importlib.util
+import json
 from dataclasses import replace
 from typing import Callable, Protocol
 
@@ -356,17 +357,24 @@ def _replace(session: ModelSession, args: list, kwargs: list, span: Span | None,
     """``dataclasses.replace(obj, **changes)``: ``type(obj)(**fields)``, each field the change given, else what
     ``obj`` holds (so its ``__init__`` and ``__post_init__`` run again)."""
     positional = _args(args)
-    if len(positional) != 1 or isinstance(args[0], tuple) or any(name == "**" for name, _ in kwargs):
+    if len(positional) != 1 or isinstance(args[0], tuple):
         return ONLY_UNKNOWN
-    given = dict(kwargs)
+    given = {name: values for name, values in kwargs if name != "**"}
+    # ``**changes``: a key the dict holds may replace its field (the dict may have lost it); an unknown key any field
+    spread = DictMerge(session)  # type: ignore[arg-type]
+    for name, values in kwargs:
+        if name == "**":
+            spread.spread(values)
+            if any(not (isinstance(v, ContainerValue) and v.kind == "dict") for v in values):
+                spread.anywhere.add(UNKNOWN)
     made: set = set()
     for value in positional[0]:
         names = record_field_names(session, value.cls) if isinstance(value, InstanceValue) else []
         if not names:
             made.add(UNKNOWN)
             continue
-        fields = [(name, given[name] if name in given else session.attribute(frozenset({value}), name, frame))
-                  for name in names]
+        fields = [(name, given[name] if name in given else session.attribute(frozenset({value}), name, frame)
+                   | spread.known.get(name, EMPTY) | frozenset(spread.anywhere)) for name in names]
         made.update(session.call_one(value.cls, [], fields, span, frame))
     return bounded(made) if made else ONLY_UNKNOWN
 
@@ -683,6 +691,225 @@ def _setattr(session: ModelSession, args: list, kwargs: list, span: Span | None,
                 for owner in positional[0]:
                     session.store_attribute(owner, name.value, positional[2], frame)
     return one(ConstValue("NoneType", None))
+
+
+#: Outside classes whose instances are containers: an instance of a subclass keeps its items in a container of
+#: that kind (``items_of``), which the base's methods and ``[]`` read and write, as the base's own code does.
+CONTAINER_BASES = {"builtins.dict": "dict", "collections.OrderedDict": "dict", "collections.defaultdict": "dict",
+                   "collections.UserDict": "dict", "builtins.list": "list", "collections.UserList": "list",
+                   "builtins.set": "set"}
+
+
+def items_of(instance: InstanceValue, kind: str) -> ContainerValue:
+    """The items of ``instance`` of a subclass of a container class: one container per instance."""
+    return ContainerValue(kind, ("#items", *instance.site), instance.owner)
+
+
+def fill_items(session: ModelSession, items: ContainerValue, base: str, args: list, kwargs: list,
+               span: Span | None, frame: Frame) -> None:
+    """``Registry(mapping, k=v)``: the base's constructor writes its arguments' items into the instance's."""
+    if items.kind == "dict":
+        if base == "collections.defaultdict":
+            session.write_cell(items, DEFAULT_FACTORY, _first(args) or ONLY_UNKNOWN, frame)
+            args = args[1:]
+        merged = DictMerge(session)  # type: ignore[arg-type]
+        for values in _args(args):
+            merged.spread(values)
+            merged.pairs(values, frame, span)
+        for key, values in kwargs:
+            if key == "**":
+                merged.spread(values)
+            else:
+                merged.put(const(key), values)
+        merged.write(items, frame)
+    elif args:
+        session.write_cell(items, ANY, session.iterate(_first(args), frame, span), frame)
+
+
+def _json_loads(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``json.loads(text)`` of a string the analysis knows: the dicts, lists and literals Python makes of it (any
+    other text, or a hook given, is unknown)."""
+    texts = _first(args)
+    if kwargs or len(texts) != 1 or not isinstance(text := next(iter(texts)), ConstValue) \
+            or not isinstance(text.value, (str, bytes)):
+        return ONLY_UNKNOWN
+    try:
+        parsed = json.loads(text.value)
+    except (ValueError, RecursionError):
+        return ONLY_UNKNOWN
+    return _json_value(session, parsed, span, frame, ())
+
+
+def _json_value(session: ModelSession, value: object, span: Span | None, frame: Frame, path: tuple) -> Values:
+    if isinstance(value, dict):
+        container = ContainerValue("dict", _site(span, frame, "json", *path), session.id)
+        for key, item in value.items():
+            session.write_cell(container, key, _json_value(session, item, span, frame, (*path, key)), frame,
+                               exact=True)
+        return frozenset({container})
+    if isinstance(value, list):
+        container = ContainerValue("list", _site(span, frame, "json", *path), session.id, len(value))
+        for index, item in enumerate(value):
+            session.write_cell(container, index, _json_value(session, item, span, frame, (*path, index)), frame,
+                               exact=True)
+        return frozenset({container})
+    return const(value)
+
+
+def _iterator_over(*positions: int, predicate: int | None = None, nested: bool = False) -> Model:
+    """An ``itertools`` function whose iterator gives the items of its arguments at ``positions`` (every argument
+    from the first of them on, for ``-1``), calling the one at ``predicate`` with each item; ``nested``: the items
+    of those items (``chain.from_iterable``)."""
+    def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        positional = _args(args)
+        chosen = positional[positions[0] + 1:] if positions == (-1,) else \
+            [positional[i] for i in positions if i < len(positional)]
+        items = frozenset().union(*(session.iterate(values, frame, span) for values in chosen)) if chosen else EMPTY
+        if nested:
+            items = session.iterate(items, frame, span)
+        if predicate is not None and predicate < len(positional):
+            _calls_each(session, positional[predicate], items or ONLY_UNKNOWN, span, frame)
+        return _new(session, "iterator", span, frame, items)
+    return model
+
+
+def _combined_rows(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``product``, ``permutations``, ``combinations``, ``pairwise``, ``zip_longest``: tuples of the items of the
+    iterables (and of ``fillvalue=``), at positions the analysis does not follow."""
+    found = frozenset().union(*(session.iterate(values, frame, span) for values in _args(args)))
+    found |= frozenset().union(*(values for name, values in kwargs if name == "fillvalue"))
+    row = ContainerValue("tuple", _site(span, frame, "row"), session.id)
+    session.write_cell(row, ANY, found or ONLY_UNKNOWN, frame)
+    return _new(session, "iterator", span, frame, frozenset({row}))
+
+
+def _repeat(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``itertools.repeat(x, n)``: ``x``, again and again."""
+    return _new(session, "iterator", span, frame, _first(args))
+
+
+def _accumulate(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``itertools.accumulate(items, f, initial=x)``: the first item (or ``x``), then ``f(total, item)``."""
+    positional = _args(args)
+    items = session.iterate(positional[0], frame, span) if positional else EMPTY
+    functions = positional[1] if len(positional) > 1 else next((v for k, v in kwargs if k == "func"), EMPTY)
+    found = items | frozenset().union(*(values for name, values in kwargs if name == "initial"))
+    for function in functions:
+        found |= session.call_one(function, [found or ONLY_UNKNOWN, items or ONLY_UNKNOWN], [], span, frame)
+    return _new(session, "iterator", span, frame, bounded(found) if functions else found)
+
+
+def _tee(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``itertools.tee(items, n)``: a tuple of iterators over the items."""
+    iterator = _new(session, "iterator", span, frame, session.iterate(_first(args), frame, span))
+    copies = ContainerValue("tuple", _site(span, frame, "tee"), session.id)
+    session.write_cell(copies, ANY, iterator, frame)
+    return frozenset({copies})
+
+
+#: What ``inspect.Parameter.empty`` reads as: the default of a parameter that has none.
+_NO_DEFAULT = one(ExternalValue("inspect.Parameter.empty"))
+
+
+def _signature(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``inspect.signature(f)``: an object whose ``parameters`` maps each parameter's name, in order, to an object
+    with its ``name`` and its ``default`` (the value the ``def`` evaluated, else ``inspect.Parameter.empty``), as a
+    dependency resolver reads them; the ``self`` of a bound method is left out."""
+    made: set = set()
+    for value in _first(args):
+        function, skipped = value, 0
+        if isinstance(value, BoundMethod):
+            function, skipped = value.function, 1
+        elif isinstance(value, StepValue):
+            function = value.function
+        params = session.parameters(function) if isinstance(function, FunctionValue) else None
+        if params is None:
+            made.add(UNKNOWN)
+            continue
+        where = ("signature", function.path, function.qualname)
+        signature = InstanceValue(ClassValue("inspect", "Signature", 0), _site(span, frame, *where), session.id)
+        table = ContainerValue("dict", _site(span, frame, *where, "parameters"), session.id)
+        for param in params[skipped:]:
+            parameter = InstanceValue(ClassValue("inspect", "Parameter", 0), _site(span, frame, *where, param.name),
+                                      session.id)
+            session.store_attribute(parameter, "name", const(param.name), frame)
+            default = session.read_cell(function, ("#default", param.name)) or ONLY_UNKNOWN \
+                if param.default is not None else _NO_DEFAULT
+            session.store_attribute(parameter, "default", default, frame)
+            session.write_cell(table, param.name, frozenset({parameter}), frame, exact=True)
+        session.store_attribute(signature, "parameters", frozenset({table}), frame)
+        made.add(signature)
+    return bounded(made) if made else ONLY_UNKNOWN
+
+
+def _chain_map(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``collections.ChainMap(first, *rest)``: a key reads from the first mapping that has it. Made as a dict of the
+    mappings' items as they are now, the first's over the others' (what is written into them later is not seen)."""
+    if kwargs:
+        return ONLY_UNKNOWN
+    container = ContainerValue("dict", _site(span, frame, "chain"), session.id)
+    merged = DictMerge(session)  # type: ignore[arg-type]
+    for arg in reversed(args):  # ``ChainMap(*overrides, DEFAULTS)``: every mapping spread there counts
+        merged.spread(session.iterate(arg[1], frame, span) if isinstance(arg, tuple) else arg)
+    merged.write(container, frame)
+    return frozenset({container})
+
+
+def _heap_push(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``heapq.heappush(heap, item)``, ``heappushpop``, ``heapreplace``: the heap (a list) holds the item; the
+    last two give back an item of the heap, which may be the one given."""
+    positional = _args(args)
+    if len(positional) != 2 or kwargs:
+        return ONLY_UNKNOWN
+    for heap in positional[0]:
+        if isinstance(heap, ContainerValue):
+            session.write_cell(heap, ANY, positional[1], frame)
+    return _NONE
+
+
+def _heap_exchange(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    _heap_push(session, args, kwargs, span, frame)
+    return _heap_pop(session, args[:1], [], span, frame)
+
+
+def _heap_pop(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``heapq.heappop(heap)``: the smallest item, which the analysis does not order: any item of the heap."""
+    return session.iterate(_first(args), frame, span) or ONLY_UNKNOWN
+
+
+def _heapify(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``heapq.heapify(items)`` reorders the list in place: it holds the same items."""
+    return _NONE
+
+
+def _heap_select(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``heapq.nsmallest(n, items, key=f)``, ``nlargest``: a list of items, ``key`` called with each."""
+    return _sorted(session, args[1:], kwargs, span, frame)
+
+
+def _heap_merge(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``heapq.merge(*iterables, key=f)``: an iterator over every iterable's items, ``key`` called with each."""
+    items = frozenset().union(*(session.iterate(values, frame, span) for values in _args(args)))
+    for name, values in kwargs:
+        if name == "key":
+            _calls_each(session, values, items or ONLY_UNKNOWN, span, frame)
+    return _new(session, "iterator", span, frame, items)
+
+
+def _groupby(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``itertools.groupby(items, key=f)``: (``f(item)``, an iterator over items) pairs; without ``key``, the item
+    itself is the group's key."""
+    positional = _args(args)
+    if not positional or len(positional) > 2:
+        return ONLY_UNKNOWN
+    items = session.iterate(positional[0], frame, span)
+    functions = positional[1] if len(positional) == 2 else next((v for k, v in kwargs if k == "key"), None)
+    keys = items if functions is None or functions == frozenset({const(None)}) else \
+        _calls_each(session, functions, items or ONLY_UNKNOWN, span, frame)
+    pair = ContainerValue("tuple", _site(span, frame, "group"), session.id, 2)
+    session.write_cell(pair, 0, keys or ONLY_UNKNOWN, frame)
+    session.write_cell(pair, 1, _new(session, "iterator", span, frame, items, "members"), frame)
+    return _new(session, "iterator", span, frame, frozenset({pair}))
 
 
 def _import_module(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -1075,6 +1302,37 @@ _HANDLERS: dict[str, Model] = {
     "builtins.object.__setattr__": _setattr,
     "builtins.super": _super,
     "importlib.import_module": _import_module,
+    "collections.ChainMap": _chain_map,
+    "json.loads": _json_loads,
+    "inspect.signature": _signature,
+    "collections.OrderedDict": _dict,
+    "types.MappingProxyType": _identity,
+    "heapq.heappush": _heap_push,
+    "heapq.heappushpop": _heap_exchange,
+    "heapq.heapreplace": _heap_exchange,
+    "heapq.heappop": _heap_pop,
+    "heapq.heapify": _heapify,
+    "heapq.nsmallest": _heap_select,
+    "heapq.nlargest": _heap_select,
+    "heapq.merge": _heap_merge,
+    "itertools.groupby": _groupby,
+    "itertools.cycle": _iterator_over(0),
+    "itertools.islice": _iterator_over(0),
+    "itertools.chain": _iterator_over(-1),
+    "itertools.chain.from_iterable": _iterator_over(0, nested=True),
+    "itertools.takewhile": _iterator_over(1, predicate=0),
+    "itertools.dropwhile": _iterator_over(1, predicate=0),
+    "itertools.filterfalse": _iterator_over(1, predicate=0),
+    "itertools.compress": _iterator_over(0),
+    "itertools.repeat": _repeat,
+    "itertools.accumulate": _accumulate,
+    "itertools.tee": _tee,
+    "itertools.product": _combined_rows,
+    "itertools.permutations": _combined_rows,
+    "itertools.combinations": _combined_rows,
+    "itertools.combinations_with_replacement": _combined_rows,
+    "itertools.pairwise": _combined_rows,
+    "itertools.zip_longest": _combined_rows,
     "asyncio.Queue": _queue(QUEUE),
     "asyncio.LifoQueue": _queue(QUEUE),
     "asyncio.PriorityQueue": _queue(QUEUE),
@@ -1113,6 +1371,11 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
         return ONLY_UNKNOWN if name in _ASYNC_GENERATOR_STEPS else yielded
     if name == "#methodcaller":
         return _call_methodcaller(session, receiver, args, kwargs, span, frame)
+    if isinstance(receiver, ConstValue) and name in _PURE_STR_METHODS:
+        return _str_method(receiver, name, args, kwargs)
+    if name.startswith("#init ") and isinstance(receiver, ContainerValue):  # ``super().__init__(items)``
+        fill_items(session, receiver, name[len("#init "):], args, kwargs, span, frame)
+        return _NONE
     if isinstance(receiver, ContainerValue) and receiver.kind in (QUEUE, SYNC_QUEUE):
         return _queue_method(session, receiver, name, args, span, frame)
     if name == "#make" and isinstance(receiver, ClassValue):  # a NamedTuple's ``_make(iterable)``
@@ -1146,6 +1409,34 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
         return ONLY_UNKNOWN
     found = model(session, receiver, _args(args), kwargs, span, frame)
     return ONLY_UNKNOWN if found is None else found
+
+
+#: Methods of ``str`` that compute a string, a bool or an int from the string and their arguments alone: on
+#: constants the analysis runs them as Python does (``func.__name__.replace("_", "-")``, a registry's key).
+_PURE_STR_METHODS = frozenset({
+    "replace", "lower", "upper", "strip", "lstrip", "rstrip", "title", "capitalize", "casefold", "swapcase",
+    "removeprefix", "removesuffix", "zfill", "center", "ljust", "rjust", "startswith", "endswith", "count", "find",
+    "rfind", "isdigit", "isalpha", "isalnum", "isidentifier", "islower", "isupper", "isspace", "isdecimal",
+    "isnumeric", "istitle"})
+_STR_ARGUMENT_TYPES = (str, int)
+
+
+def _str_method(receiver: ConstValue, name: str, args: list, kwargs: list) -> Values:
+    """``"a_b".replace("_", "-")`` with every argument a known constant (a tuple of them for ``startswith``)."""
+    if not isinstance(receiver.value, str) or kwargs or any(isinstance(arg, tuple) for arg in args):
+        return ONLY_UNKNOWN
+    given = []
+    for values in args:
+        if len(values) != 1 or not isinstance(value := next(iter(values)), ConstValue) \
+                or not isinstance(value.value, _STR_ARGUMENT_TYPES) or isinstance(value.value, bool) \
+                or isinstance(value.value, int) and abs(value.value) > 4096:  # ``"a".center(10**9)``: not made here
+            return ONLY_UNKNOWN
+        given.append(value.value)
+    try:
+        result = getattr(receiver.value, name)(*given)
+    except (TypeError, ValueError, OverflowError, MemoryError):
+        return ONLY_UNKNOWN
+    return const(result)
 
 
 #: Methods of builtin values that iterate what they are given without the analysis modeling their result
@@ -1314,6 +1605,30 @@ def _sort(session: ModelSession, receiver: ContainerValue, positional: list[Valu
 #: or None when that use of it is not modeled (its result is then unknown).
 ContainerModel = Callable[[ModelSession, ContainerValue, list, list, "Span | None", Frame], "Values | None"]
 
+def is_container_method(name: str) -> bool:
+    """Whether calling ``name`` on a container is modeled (a subclass's instance answers it from its items)."""
+    return name in _CONTAINER_METHODS
+
+
+def _get_item(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+              span: Span | None, frame: Frame) -> Values | None:
+    """``dict.__getitem__(self, key)``, as ``self[key]`` in a method of a subclass or a call of the base's method."""
+    return session.item(frozenset({receiver}), positional[0], frame, by_getitem=True) if positional else None
+
+
+def _set_item(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+              span: Span | None, frame: Frame) -> Values | None:
+    if len(positional) != 2:
+        return None
+    session.store_item(receiver, positional[0], positional[1], frame)
+    return _NONE
+
+
+def _iter_items(session: ModelSession, receiver: ContainerValue, positional: list[Values], kwargs: list,
+                span: Span | None, frame: Frame) -> Values | None:
+    return _new(session, "iterator", span, frame, session.iterate(frozenset({receiver}), frame, span))
+
+
 _CONTAINER_METHODS: dict[str, ContainerModel] = {
     "append": _add,
     "add": _add,
@@ -1331,4 +1646,7 @@ _CONTAINER_METHODS: dict[str, ContainerModel] = {
     "reverse": _reorder,
     "remove": _reorder,
     "clear": _reorder,
+    "__getitem__": _get_item,
+    "__setitem__": _set_item,
+    "__iter__": _iter_items,
 }

@@ -176,6 +176,10 @@ class Calls:
         self.record(frame, span, cls, None)
         for owner in self.session.mro(cls):
             if isinstance(owner, ExternalValue):
+                kind = builtin_models.CONTAINER_BASES.get(owner.name)
+                if kind is not None:  # ``Registry(defaults)``: the container's constructor fills the instance's items
+                    builtin_models.fill_items(self.session, builtin_models.items_of(instance, kind), owner.name, args,
+                                              kwargs, span, frame)
                 if owner.name != "builtins.object":  # an outside base's constructor runs
                     self.record(frame, span, ExternalValue(f"{owner.name}.__init__"), None)
                 break
@@ -367,7 +371,14 @@ class Calls:
             site = (frame.unit.module.path, span.line, span.col, span.end_line, span.end_col) if span is not None else ("<call>", function.qualname)
             return frozenset({CoroutineValue(function, site, unit.id)})
         self.session.observed.add(("returns", unit.id))
+        self._raised_by(unit, frame)
         return frozenset(unit.returns) if unit.returns else EMPTY
+
+    def _raised_by(self, unit: Unit, frame: Frame | None) -> None:
+        """What ``unit`` raises is raised where it ran (a call of a function, the ``await`` of a coroutine)."""
+        self.session.observed.add(("raises", unit.id))
+        if unit.raises and frame is not None:
+            self.session.raised(frozenset(unit.raises), frame)
 
     def unit_for(self, function: FunctionValue, receiver: Value | None, args: list, kwargs: list, frame: Frame,
                  inject_context: bool = False) -> Unit | None:
@@ -513,6 +524,7 @@ class Calls:
                 if unit is not None:
                     self.session.observed.add(("returns", unit.id))
                     found.update(unit.returns)
+                    self._raised_by(unit, frame)
                 else:
                     found.add(UNKNOWN)
             elif isinstance(value, ExternalValue):

@@ -221,10 +221,24 @@ class Patterns:
         return False if values else None
 
     def _mapping_outcome(self, pattern: MappingPattern, values: Values, frame: Frame) -> bool | None:
-        if values and all(isinstance(v, ConstValue) or isinstance(v, ContainerValue) and v.kind != "dict"
-                          for v in values):
-            return False
-        return None
+        """False where no value is a dict, or every dict holds, under a key the pattern names, only values that
+        key's pattern surely does not match (``{"type": "ship"}`` against ``{"type": "refund", ...}``)."""
+        for value in values:
+            if isinstance(value, ConstValue) or isinstance(value, ContainerValue) and value.kind != "dict":
+                continue
+            if not (isinstance(value, ContainerValue) and self._item_rules_out(pattern, value, frame)):
+                return None
+        return False if values else None
+
+    def _item_rules_out(self, pattern: MappingPattern, mapping: ContainerValue, frame: Frame) -> bool:
+        for key, item in zip(pattern.keys, pattern.values):
+            keys = self.session.expr(key, frame)
+            if len(keys) != 1 or not is_key(next(iter(keys))):
+                continue
+            held = self.session.item(frozenset({mapping}), keys, frame)
+            if held and self.outcome(item, held, frame) is False:
+                return True
+        return False
 
     def _plain(self, cls: ClassValue) -> bool:
         """A class whose instances ``isinstance`` judges by the class order alone, and that makes its own instances:

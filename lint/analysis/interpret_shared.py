@@ -63,6 +63,7 @@ class Unit:
     tag: tuple | None = None  # context_tag, once computed (a unit's arguments never change unless it is wide)
     returns: set = field(default_factory=set)
     yields: set = field(default_factory=set)
+    raises: set = field(default_factory=set)  # the exceptions a ``raise`` in it (or in what it runs) made
     union_env: dict = field(default_factory=dict)  # name -> every value bound to it here (what closures see)
     env: dict = field(default_factory=dict)  # a module's names as they are now (at the end: its final state)
     final_env: dict = field(default_factory=dict)  # a module's names as its last complete run left them
@@ -78,7 +79,7 @@ class Frame:
     """The running scope: a function's locals, a module's globals, or a class body's namespace."""
 
     __slots__ = ("unit", "env", "kind", "parent", "local_names", "conditional", "fresh", "cells", "cls", "returned", "site",
-                 "late")
+                 "late", "raised")
 
     def __init__(self, unit: Unit, env: dict, kind: str, parent: "Frame | None" = None, cls: Value | None = None):
         self.unit = unit
@@ -97,6 +98,9 @@ class Frame:
         #: Inside a comprehension: each name it binds -> what the name holds once the comprehension has run (its
         #: last item's value where the items are known; None: any item's), which a lambda made there reads.
         self.late: dict[str, Values | None] | None = None
+        #: Inside a ``try`` body: the exceptions raised there so far (by a ``raise``, or by what a call ran), which
+        #: its ``except E as name:`` binds; None outside one.
+        self.raised: set | None = None
 
     def copy_env(self) -> dict:
         return dict(self.env)
@@ -238,16 +242,19 @@ def ordered(values: Values) -> list | Values:
 
 
 def is_key(value: Value) -> bool:
-    """Whether ``value`` keys a container as itself: a literal, an enum member that equals only itself, or a tuple of
-    those (``keyed``)."""
-    return type(value) is ConstValue or type(value) is KeyTuple or \
-        type(value) is InstanceValue and value.site[1] == KEYED_MEMBER
+    """Whether ``value`` keys a container as itself: a literal, an enum member that equals only itself, a function
+    or class defined once (a ``def``/``class`` outside any function: one object, equal only to itself) or a builtin
+    (``int``, ``len``), or a tuple of those (``keyed``)."""
+    kind = type(value)
+    return kind is ConstValue or kind is KeyTuple or kind is InstanceValue and value.site[1] == KEYED_MEMBER or \
+        (kind is FunctionValue or kind is ClassValue) and value.frame == 0 and "<" not in value.qualname or \
+        kind is ExternalValue and value.name.count(".") == 1 and value.name.startswith("builtins.")
 
 
-def container_key(value: ConstValue | InstanceValue | KeyTuple) -> object:
+def container_key(value: ConstValue | InstanceValue | KeyTuple | FunctionValue | ClassValue) -> object:
     """A container key: ints and strs as themselves (True is 1 and 1.0 is 1 for dicts, as in Python); an enum
-    member (``is_key``) and a tuple of keys as themselves."""
-    if type(value) is InstanceValue or type(value) is KeyTuple:
+    member, a function or class (``is_key``) and a tuple of keys as themselves."""
+    if type(value) is not ConstValue:
         return value
     if value.kind == "bool":
         return int(value.value)  # type: ignore[arg-type]
@@ -455,6 +462,7 @@ class SessionApi(Protocol):
     # the fixpoint driver (interpreter)
     def grew(self, *keys: tuple) -> None: ...
     def grow(self, target: set, values: Values, key: tuple) -> None: ...
+    def raised(self, exceptions: Values, frame: Frame) -> None: ...
     def new_unit(self, function: Value, summary: FunctionSummary, module: ModuleSummary, params: tuple[Values, ...],
                  wide: bool = False) -> Unit: ...
     def evaluate(self, unit: Unit) -> None: ...

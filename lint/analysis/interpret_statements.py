@@ -28,6 +28,7 @@ from steplint.analysis.values import (
     DescriptorValue,
     ExternalValue,
     FunctionValue,
+    InstanceValue,
     ModuleValue,
     StepFactoryValue,
     StepOptions,
@@ -151,21 +152,36 @@ class Statements:
             self.block(node.final, frame)
             return
         before = frame.copy_env()
-        after_body = self._branch(node.body, frame, frame.copy_env())
+        outer, frame.raised = frame.raised, set()
+        try:
+            after_body = self._branch(node.body, frame, frame.copy_env())
+        finally:
+            raised, frame.raised = frame.raised, outer
+            if outer is not None:
+                outer.update(raised)  # what no handler here catches goes on to an enclosing ``try``
         start = join_envs(before, after_body)
         ends = [self._branch(node.orelse, frame, after_body)]
         for kind_form, name, body in node.handlers:
-            if kind_form is not None:
-                self.session.expr(kind_form, frame)
+            caught = self.session.expr(kind_form, frame) if kind_form is not None else ONLY_UNKNOWN
             env = dict(start)
             if name:
-                env[name] = ONLY_UNKNOWN
+                env[name] = self._caught(caught, raised, frame)
             ends.append(self._branch(body, frame, env))
         joined = ends[0]
         for env in ends[1:]:
             joined = join_envs(joined, env)
         self._set_env(frame, joined)
         self.block(node.final, frame)
+
+    def _caught(self, caught: Values, raised: set, frame: Frame) -> Values:
+        """What ``except E as name:`` binds: an exception of the ``try`` body that may be an ``E``, and anything an
+        outside callable raised there (unknown). An exception is surely not an ``E`` where every ``E`` is a class of
+        the analyzed code that is not in its class order."""
+        session = self.session
+        classes = set(session.iterate(caught, frame) if any(isinstance(c, ContainerValue) for c in caught) else caught)
+        judged = bool(classes) and all(isinstance(c, ClassValue) for c in classes)
+        found = {exception for exception in raised if not judged or classes & set(session.mro(exception.cls))}
+        return bounded(frozenset(found)) | ONLY_UNKNOWN
 
     def _with(self, node: WithStmt, frame: Frame) -> None:
         managers = []
@@ -188,8 +204,8 @@ class Statements:
         if node.value is not None:
             values = self.session.expr(node.value, frame)
             classes = frozenset(v for v in values if isinstance(v, ClassValue))
-            if classes:  # ``raise E`` makes an E
-                self.session.call(classes, [], [], None, frame)
+            made = self.session.call(classes, [], [], None, frame) if classes else EMPTY  # ``raise E`` makes an E
+            self.session.raised(frozenset(v for v in (values - classes) | made if isinstance(v, InstanceValue)), frame)
         frame.returned = True
 
     def _match(self, node: MatchStmt, frame: Frame) -> None:

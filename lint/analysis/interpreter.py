@@ -321,6 +321,15 @@ class Session:
         if any(key in self.observed for key in keys):
             self.stale = True
 
+    def raised(self, exceptions: Values, frame: Frame) -> None:
+        """``exceptions`` were raised in ``frame``'s unit (by a ``raise``, or by code a call there ran): an enclosing
+        ``try`` of the frame may bind them, and so may one around a call of the unit."""
+        if not exceptions:
+            return
+        if frame.raised is not None:
+            frame.raised.update(exceptions)
+        self.grow(frame.unit.raises, exceptions, ("raises", frame.unit.id))
+
     def grow(self, target: set, values: Values, key: tuple) -> None:
         """Add ``values`` to a unit's returns or yields (``key`` names them for ``grew``)."""
         if not values <= target:

@@ -309,7 +309,7 @@ async def by_exception_attribute(text: str) -> str:
     try:
         return await guarded(text)
     except Redirect as redirect:
-        return await redirect.handler(text)  # unknown: STP001
+        return await redirect.handler(text)  # expect: STP001
 
 
 @step

@@ -222,21 +222,21 @@ async def by_method_type(label: str) -> str:
 async def by_chain(label: str) -> str:
     out = []
     for runner in itertools.chain([plain], [fetch]):
-        out.append(await runner(label))  # unknown: STP001
+        out.append(await runner(label))  # expect: STP001
     return "|".join(out)
 
 
 @step
 async def by_accumulate(label: str) -> str:
     runners = list(itertools.accumulate([plain, fetch], lambda acc, runner: runner))
-    return await runners[-1](label)  # unknown: STP001
+    return await runners[-1](label)  # expect: STP001
 
 
 @step
 async def by_zip_longest(label: str) -> str:
     out = []
     for _, runner in itertools.zip_longest(["a", "b"], [plain], fillvalue=fetch):
-        out.append(await runner(label))  # unknown: STP001
+        out.append(await runner(label))  # expect: STP001
     return "|".join(out)
 
 
