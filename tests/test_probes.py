@@ -4,8 +4,11 @@ Each package under ``tests/differential/probes/`` is a program as the differenti
 ``program.json`` names the workflows and the inputs). Its lines carry what happens inline: ``# expect: STP002``
 where a step is entered while another step's body runs (or where MAF refuses a concurrent call, STP020), and
 ``# unknown: STP002`` where that happens but the analysis does not follow it (README, "What the analysis treats
-as unknown"). Two comparisons, both ways: the trace of a real run against the inline marks (so a mark is never a
-guess about Python or MAF), and steplint's findings against the ``expect`` marks.
+as unknown"), and ``# imprecise: STP002`` where steplint reports a call the run never makes (a near miss the
+analysis cannot tell from the call: README, "Still less precise than Python"). Two comparisons, both ways: the
+trace of a real run against the ``expect`` and ``unknown`` marks (so a mark is never a guess about Python or MAF),
+and steplint's findings against the ``expect`` and ``imprecise`` marks. A mark that stops being true (the analysis
+learned the shape) fails until it is changed to ``expect`` or removed.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 from differential.oracle import RULES, Toolchain, lint_programs, trace_programs
 
 PROBES = Path(__file__).parent / "differential" / "probes"
-MARK = re.compile(r"#\s*(?P<kind>expect|unknown):\s*(?P<codes>STP\d{3}(?:\s*,\s*STP\d{3})*)")
+MARK = re.compile(r"#\s*(?P<kind>expect|unknown|imprecise):\s*(?P<codes>STP\d{3}(?:\s*,\s*STP\d{3})*)")
 
 
 def probe_names() -> list[str]:
@@ -26,8 +29,8 @@ def probe_names() -> list[str]:
 
 
 def marks(name: str) -> dict[str, set[tuple[str, str, int]]]:
-    """``expect`` and ``unknown`` marks of probe *name*: (rule, path in the program's folder, line)."""
-    found: dict[str, set[tuple[str, str, int]]] = {"expect": set(), "unknown": set()}
+    """``expect``, ``unknown`` and ``imprecise`` marks of probe *name*: (rule, path in the program's folder, line)."""
+    found: dict[str, set[tuple[str, str, int]]] = {"expect": set(), "unknown": set(), "imprecise": set()}
     for path in sorted((PROBES / name).rglob("*.py")):
         relative = path.relative_to(PROBES / name).as_posix()
         for number, line in enumerate(path.read_text().splitlines(), 1):
@@ -63,4 +66,5 @@ def test_the_marks_are_what_a_run_does(traces, name: str) -> None:  # noqa: ANN0
 
 @pytest.mark.parametrize("name", probe_names())
 def test_steplint_reports_the_expected_lines(findings, name: str) -> None:  # noqa: ANN001
-    assert findings.get(name, set()) == marks(name)["expect"]
+    marked = marks(name)
+    assert findings.get(name, set()) == marked["expect"] | marked["imprecise"]

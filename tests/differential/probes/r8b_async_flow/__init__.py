@@ -1,0 +1,1 @@
+"""Asyncio control flow around steps (probe round 8b)."""

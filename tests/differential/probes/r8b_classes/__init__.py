@@ -1,0 +1,1 @@
+"""Class machinery around steps (probe round 8b)."""

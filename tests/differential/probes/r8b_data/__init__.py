@@ -1,0 +1,1 @@
+"""Data-structure dispatch around steps (probe round 8b)."""

@@ -1,0 +1,1 @@
+"""Exception handling around steps (probe round 8b)."""

@@ -1,0 +1,4 @@
+"""Specialist agents."""
+from .reviewer import Reviewer
+
+__all__ = ["Reviewer"]

@@ -1,0 +1,2 @@
+async def handle(text: str) -> str:
+    return "hello " + text
