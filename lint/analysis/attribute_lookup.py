@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from steplint.analysis.builtin_models import CONTAINER_BASES, is_container_method, items_of, record_field_names
+from steplint.analysis.builtin_models import is_container_method, record_field_names
 from steplint.analysis.interpret_records import NAMED_TUPLE_BASES
-from steplint.analysis.interpret_shared import EngineApi, Frame, SessionApi, container_key, is_key, keyed, ordered
+from steplint.analysis.interpret_shared import (CONTAINER_BASES, EngineApi, Frame, SessionApi, container_key, is_key, items_of,
+                                                keyed, ordered)
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
     ENUM_MEMBERS,

@@ -693,18 +693,6 @@ def _setattr(session: ModelSession, args: list, kwargs: list, span: Span | None,
     return one(ConstValue("NoneType", None))
 
 
-#: Outside classes whose instances are containers: an instance of a subclass keeps its items in a container of
-#: that kind (``items_of``), which the base's methods and ``[]`` read and write, as the base's own code does.
-CONTAINER_BASES = {"builtins.dict": "dict", "collections.OrderedDict": "dict", "collections.defaultdict": "dict",
-                   "collections.UserDict": "dict", "builtins.list": "list", "collections.UserList": "list",
-                   "builtins.set": "set"}
-
-
-def items_of(instance: InstanceValue, kind: str) -> ContainerValue:
-    """The items of ``instance`` of a subclass of a container class: one container per instance."""
-    return ContainerValue(kind, ("#items", *instance.site), instance.owner)
-
-
 def fill_items(session: ModelSession, items: ContainerValue, base: str, args: list, kwargs: list,
                span: Span | None, frame: Frame) -> None:
     """``Registry(mapping, k=v)``: the base's constructor writes its arguments' items into the instance's."""

@@ -15,7 +15,7 @@ from typing import Callable
 from steplint.analysis import builtin_models
 from steplint.analysis.builtin_models import FIELD_CLASS
 from steplint.analysis.interpret_shared import (
-    Frame, SessionApi, Unit, context_tag, dict_keys, maf_factory, ordered, values_tag,
+    CONTAINER_BASES, Frame, SessionApi, Unit, context_tag, dict_keys, items_of, maf_factory, ordered, values_tag,
 )
 from steplint.analysis.values import (
     ANY,
@@ -176,10 +176,10 @@ class Calls:
         self.record(frame, span, cls, None)
         for owner in self.session.mro(cls):
             if isinstance(owner, ExternalValue):
-                kind = builtin_models.CONTAINER_BASES.get(owner.name)
+                kind = CONTAINER_BASES.get(owner.name)
                 if kind is not None:  # ``Registry(defaults)``: the container's constructor fills the instance's items
-                    builtin_models.fill_items(self.session, builtin_models.items_of(instance, kind), owner.name, args,
-                                              kwargs, span, frame)
+                    builtin_models.fill_items(self.session, items_of(instance, kind), owner.name, args, kwargs, span,
+                                              frame)
                 if owner.name != "builtins.object":  # an outside base's constructor runs
                     self.record(frame, span, ExternalValue(f"{owner.name}.__init__"), None)
                 break

@@ -322,12 +322,38 @@ def tuple_key(items: list[Values]) -> Value:
     return UNKNOWN
 
 
+#: Outside classes whose instances are containers: an instance of a subclass keeps its items in a container of
+#: that kind (``items_of``), which the base's methods and ``[]`` read and write, as the base's own code does.
+CONTAINER_BASES = {"builtins.dict": "dict", "collections.OrderedDict": "dict", "collections.defaultdict": "dict",
+                   "collections.UserDict": "dict", "builtins.list": "list", "collections.UserList": "list",
+                   "builtins.set": "set"}
+
+
+def items_of(instance: InstanceValue, kind: str) -> ContainerValue:
+    """The items of ``instance`` of a subclass of a container class: one container per instance."""
+    return ContainerValue(kind, ("#items", *instance.site), instance.owner)
+
+
+def as_containers(session: "SessionApi", values: Values) -> Values:
+    """``values`` with each instance of a subclass of a container class read as its items (``{**registry}``)."""
+    if not any(type(v) is InstanceValue for v in values):
+        return values
+    found = set()
+    for value in values:
+        base = next((o for o in session.mro(value.cls) if isinstance(o, ExternalValue)), None) \
+            if type(value) is InstanceValue else None
+        kind = CONTAINER_BASES.get(base.name) if base is not None else None
+        found.add(items_of(value, kind) if kind is not None else value)
+    return frozenset(found)
+
+
 def iterated_pairs(session: "SessionApi", iterables: Values, frame: Frame,
                    span: "Span | None") -> Iterator[tuple[Values, Values, bool]]:
     """The (key, value) pairs the items of ``iterables`` (dicts left out) give, with whether they come in a known
     order: one exactly known sequence of exactly known pairs (``[("a", f), ("b", g)]``) gives its pairs in order;
     any other iterable gives each item's first and second values, unordered (an item not known to be a pair:
     unknown key and value)."""
+    iterables = as_containers(session, iterables)
     others = frozenset(v for v in iterables if not (isinstance(v, ContainerValue) and v.kind == "dict"))
     if not others:
         return
@@ -382,7 +408,7 @@ class DictMerge:
     def spread(self, others: Values, sure: frozenset = frozenset()) -> None:
         """``**other``: its keys; those it surely has (``sure``, when it is the only dict it may be) replace."""
         session = self.session
-        dicts = [o for o in others if isinstance(o, ContainerValue) and o.kind == "dict"]
+        dicts = [o for o in as_containers(session, others) if isinstance(o, ContainerValue) and o.kind == "dict"]
         for other in dicts:
             for key in session.container_keys(other):
                 values = session.read_cell(other, key)
