@@ -79,6 +79,7 @@ class ModuleFlow:
             self._add_roots(body_module, body, roots)
         self.session.run(roots)
         self._sites: dict[tuple[str, SiteKey], dict[Value, set[int]]] | None = None
+        self._moved: dict[tuple[str, SiteKey], set[int]] | None = None
 
     def _add_roots(self, module: ModuleSummary, body: FunctionSummary, roots: list[Unit]) -> None:
         """The body, as a root, and every function nested in it, closing over the body's root."""
@@ -146,16 +147,31 @@ class ModuleFlow:
         if self._sites is None:
             sites: dict[tuple[str, SiteKey], dict[Value, set[int]]] = {}
             implicit: set[tuple[str, SiteKey]] = set()
+            moved = self._awaited_elsewhere()
             for unit in self.session.units.values():
                 implicit.update((unit.module.path, site_key(c.span)) for c in unit.summary.implicit_calls)
                 for key, calls in unit.site_calls.items():
                     merged = sites.setdefault((unit.module.path, key), {})
+                    elsewhere = moved.get((unit.module.path, key), ())
                     for callee, units in calls.items():
-                        merged.setdefault(callee, set()).update(units)
+                        kept = units - elsewhere if elsewhere else units
+                        if units and not kept:
+                            continue  # every coroutine this call made runs where it is awaited
+                        merged.setdefault(callee, set()).update(kept)
             for where in implicit & sites.keys():
                 sites[where] = ProtocolCalls(sites[where])
             self._sites = sites
         return self._sites
+
+    def _awaited_elsewhere(self) -> dict[tuple[str, SiteKey], set[int]]:
+        """By call site: the units whose coroutine that call made runs where another line awaits it
+        (``Calls._runs_at_await``), which the rules read there instead."""
+        if self._moved is None:
+            self._moved = {}
+            for unit in self.session.units.values():
+                for path, key, made in unit.awaited_elsewhere:
+                    self._moved.setdefault((path, key), set()).add(made)
+        return self._moved
 
     def calls_at(self, module: ModuleSummary, span: Span) -> dict[Value, set[int]]:
         """The values the call at ``span`` may call, each with the units it ran (empty: not analyzed code)."""
@@ -184,6 +200,7 @@ class ModuleFlow:
             if unit.id not in chains:
                 chains[unit.id] = (unit,)
                 queue.append(unit)
+        moved = self._awaited_elsewhere()
         while queue:
             unit = queue.popleft()
             for key in sorted(unit.site_calls):
@@ -192,10 +209,13 @@ class ModuleFlow:
                 for callee in ordered:
                     if wanted(unit, key, callee):
                         return Reached(chains[unit.id], key, callee)
+                elsewhere = moved.get((unit.module.path, key), ())
                 for callee in ordered:
                     if not follow(callee):
                         continue
                     for found in self.units(calls[callee]):
+                        if found.id in elsewhere:
+                            continue  # its coroutine runs where it is awaited, not at this call
                         if found.id not in chains:
                             chains[found.id] = (*chains[unit.id], found)
                             queue.append(found)

@@ -351,6 +351,7 @@ class Calls:
             name = builtin_models.public_asyncio_name(callee.name)
             found = frame.unit.handed.setdefault(key, {}).setdefault(name, set())
             found.update(given)  # read once the session is done, never while it runs
+            self.session.handed_coroutines.update(given)
 
     # --- units ------------------------------------------------------------------------------
 
@@ -373,6 +374,19 @@ class Calls:
         self.session.observed.add(("returns", unit.id))
         self._raised_by(unit, frame)
         return frozenset(unit.returns) if unit.returns else EMPTY
+
+    def _runs_at_await(self, coroutine: CoroutineValue, unit: Unit, span: Span, frame: Frame) -> None:
+        """A plain coroutine function's body runs where its coroutine is awaited. Awaited on another line than the call
+        that made it (``pending = helper(x)``, then ``await pending``), the ``await`` is where its calls happen for the
+        rules, and the call only made it. A step's coroutine stays at its call (MAF enters the step there), and so does
+        one handed to a task (``gather``, ``create_task``: it is awaited as a task, not here)."""
+        site = coroutine.site
+        if isinstance(coroutine.callee, StepValue) or len(site) != 5 or site[1] == span.line \
+                or coroutine in self.session.handed_coroutines:
+            return
+        here = (span.line, span.col, span.end_line, span.end_col)
+        frame.unit.site_calls.setdefault(here, {}).setdefault(coroutine.callee, set()).add(unit.id)
+        frame.unit.awaited_elsewhere.add((site[0], site[1:], unit.id))
 
     def _raised_by(self, unit: Unit, frame: Frame | None) -> None:
         """What ``unit`` raises is raised where it ran (a call of a function, the ``await`` of a coroutine)."""
@@ -525,6 +539,8 @@ class Calls:
                     self.session.observed.add(("returns", unit.id))
                     found.update(unit.returns)
                     self._raised_by(unit, frame)
+                    if span is not None and frame is not None:
+                        self._runs_at_await(value, unit, span, frame)
                 else:
                     found.add(UNKNOWN)
             elif isinstance(value, ExternalValue):

@@ -69,6 +69,9 @@ class Unit:
     final_env: dict = field(default_factory=dict)  # a module's names as its last complete run left them
     #: call site span -> callee value -> the units that call ran (empty for calls not followed into code)
     site_calls: dict = field(default_factory=dict)
+    #: (module path, site key, unit id): a coroutine that call made runs where this unit awaits it, on another
+    #: line, which takes the call's place for the rules (``Calls.awaited``)
+    awaited_elsewhere: set = field(default_factory=set)
     edges: set = field(default_factory=set)  # callee values this unit calls (for the call graph)
     #: call site span -> outside callable's name -> coroutines it was given (``asyncio.gather(*calls)``)
     handed: dict = field(default_factory=dict)
@@ -489,6 +492,7 @@ class SessionApi(Protocol):
     def grew(self, *keys: tuple) -> None: ...
     def grow(self, target: set, values: Values, key: tuple) -> None: ...
     def raised(self, exceptions: Values, frame: Frame) -> None: ...
+    handed_coroutines: set
     def new_unit(self, function: Value, summary: FunctionSummary, module: ModuleSummary, params: tuple[Values, ...],
                  wide: bool = False) -> Unit: ...
     def evaluate(self, unit: Unit) -> None: ...

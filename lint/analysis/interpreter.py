@@ -249,6 +249,9 @@ class Session:
         #: The paths of the modules whose import this session ran (an import session: in this pass, so far; they
         #: bring the ones their own imports ran): whose layers over other modules' objects it reads.
         self.imported: set[str] = set()
+        #: Coroutines this session saw handed to an outside callable (a task, ``gather``): they run as its, not where
+        #: an ``await`` of what that callable returned is (``Calls._runs_at_await``).
+        self.handed_coroutines: set = set()
         self._connect_parts()
 
     def note_imported(self, module: ModuleSummary) -> None:

@@ -382,6 +382,22 @@ def gather_in_step(b: Builder) -> None:
 
 
 @shape("concurrency")
+def helper_coroutine_awaited_later(b: Builder) -> None:
+    """A plain coroutine function's coroutine made on one line and awaited, or handed to a task, on another: the
+    helper's body (and the step it calls) runs at the ``await``, or where a task's coroutine was made."""
+    inner = b.step()
+    name = f"later_{inner.name}_{b.uid()}"
+    b.define("tools", [f"async def {name}(v):", f"    return await {inner.name}({'Job(v)' if inner.takes_job else 'v'})"])
+    helper, n = b.ref(name, "main"), b.uid()
+    b.body(b.rng.choice((
+        [f"pending_{n} = {helper}(mode)", f"out.append(await pending_{n})"],
+        [f"for pending_{n} in map({helper}, [mode]):", f"    out.append(await pending_{n})"],
+        [f"pending_{n} = [{helper}(mode)]", f"out.extend(await asyncio.gather(*pending_{n}))"],
+        [f"pending_{n} = {helper}(mode)", f"task_{n} = asyncio.ensure_future(pending_{n})", f"out.append(await task_{n})"],
+    )))
+
+
+@shape("concurrency")
 def gather_in_workflow(b: Builder) -> None:
     inner = b.step()
     callee, arg = b.ref(inner.name, "main"), b.arg(inner)
