@@ -203,7 +203,7 @@ class AttributeLookup:
     def bind_to(self, value: Value, receiver: Value | None, owner: ClassValue, frame: Frame) -> Values:
         """A class attribute as read through an instance (a bound method) or through the class."""
         if isinstance(value, DescriptorValue):
-            if value.kind == "staticmethod":
+            if value.kind in ("staticmethod", "enum.member", "enum.nonmember"):  # (an enum's members are made apart)
                 return frozenset({value.function})
             if value.kind == "classmethod":
                 cls = receiver.cls if isinstance(receiver, InstanceValue) else receiver if isinstance(receiver, ClassValue) else owner
@@ -389,11 +389,27 @@ class AttributeLookup:
                 for key in keys:  # ``Op["RUN"]``: the member named RUN
                     named = isinstance(key, ConstValue) and isinstance(key.value, str)
                     found.update(self.class_attribute(base, key.value, None, frame) if named else ONLY_UNKNOWN)
+            elif isinstance(base, ClassValue) and (hooks := self._class_getitem(base)):
+                # ``Codec["json"]``: ``__class_getitem__``, a classmethod whether or not it is written as one
+                found.update(self.session.call(frozenset(BoundMethod(f, base) for f in hooks), [keys], [], frame.site,
+                                               frame))
             elif isinstance(base, (ClassValue, ExternalValue)):
                 found.add(base if isinstance(base, ClassValue) else UNKNOWN)  # ``Box[int]``: a generic alias
             else:
                 found.add(UNKNOWN)
         return bounded(found)
+
+
+    def _class_getitem(self, cls: ClassValue) -> list:
+        """The ``__class_getitem__`` functions the first class of ``cls``'s order that defines one has."""
+        for owner in self.mro(cls):
+            if not isinstance(owner, ClassValue):
+                return []
+            stored = self.session.read_cell(owner, "__class_getitem__")
+            if stored:
+                return [v.function if isinstance(v, DescriptorValue) else v for v in stored
+                        if isinstance(v, FunctionValue) or isinstance(v, DescriptorValue) and v.kind == "classmethod"]
+        return []
 
 
 #: Decorators that give the function they decorate another function's ``__name__``.

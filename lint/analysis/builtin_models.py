@@ -1260,6 +1260,8 @@ _HANDLERS: dict[str, Model] = {
     "functools.cached_property": _descriptor("property"),
     "functools.update_wrapper": _update_wrapper,
     "builtins.staticmethod": _descriptor("staticmethod"),
+    "enum.member": _descriptor("enum.member"),
+    "enum.nonmember": _descriptor("enum.nonmember"),
     "builtins.classmethod": _descriptor("classmethod"),
     "builtins.property": _descriptor("property"),
     "builtins.map": _map,

@@ -68,8 +68,12 @@ class Records:
         if not outside & _ENUM_BASES:
             return members
         session.write_cell(cls, ENUM_MEMBERS, one(ConstValue("bool", True)), frame)
+        # ``enum.member(f)`` makes a member of what would be a method; ``enum.nonmember(x)`` keeps ``x`` an attribute
+        marked = {name: frozenset(v.function for v in values if isinstance(v, DescriptorValue)) for name, values in body.items()
+                  if _is_member_name(name, summary.name) and values
+                  and all(isinstance(v, DescriptorValue) and v.kind == "enum.member" for v in values)}
         bound = {name: values for name, values in body.items() if _is_member_name(name, summary.name)
-                 and not any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values)}
+                 and not any(isinstance(v, (FunctionValue, DescriptorValue)) for v in values)} | marked
         keyed = self._members_are_identities(cls, outside, bound.values()) and _bound_once_plainly(summary, bound)
         tag = KEYED_MEMBER if keyed else "member"
         # The enum's own ``__init__`` runs for each member with the member's value as its arguments.

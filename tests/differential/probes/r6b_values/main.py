@@ -2,7 +2,7 @@
 is a method, not a member), Enum lookups by value and by name, callable instances, *args/**kwargs forwarding,
 operator.methodcaller/attrgetter, getattr with a literal, dicts built by a comprehension and ** merges with
 overriding keys, match statements binding a callable, and singledispatch whose registration calls a step.
-Unknown: an enum.member(step) looked up by name. Left out as known imprecisions: a key repeated in dict(zip(...))
+An enum.member(step) looked up by name (unknown until the ninth round). Left out as known imprecisions: a key repeated in dict(zip(...))
 whose last value is plain, a ** merge whose later dict overrides a step with a plain function."""
 import enum
 import functools
@@ -114,7 +114,7 @@ async def near_miss_enum_function_is_method(label: str) -> str:
 
 @step
 async def by_enum_lookup_by_name(label: str) -> str:
-    return await Action["STORE"].value(label)  # unknown: STP001
+    return await Action["STORE"].value(label)  # expect: STP001
 
 
 @step

@@ -1,0 +1,1 @@
+"""Layered caches in front of steps (probe round 9a)."""

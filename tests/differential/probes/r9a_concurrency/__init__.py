@@ -1,0 +1,1 @@
+"""Bounded concurrency helpers around steps (probe round 9a)."""

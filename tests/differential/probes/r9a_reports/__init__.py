@@ -1,0 +1,1 @@
+"""Report builders over a few data sources (probe round 9a)."""
