@@ -22,8 +22,11 @@ class StepReachesStep(Rule):
     `async for` (`__aiter__`/`__anext__`), `for`, `await obj` (`__await__`),
     a property's getter and `__getattr__`; they are reported at the `with`
     or `for` line, the `await`, or the attribute read. The finding is at the
-    call in the outer step, and the message shows the chain
-    `outer -> helper -> inner`.
+    call in the outer step, or, where the helper's coroutine is made on one
+    line and awaited on another (`pending = helper(x)`, then `await pending`),
+    at the `await`, where its body runs; one handed to a task (`gather`,
+    `create_task`) stays at the call that made it. The message shows the
+    chain `outer -> helper -> inner`.
 
     ## Why is this bad?
     It is STP001 in disguise: the helper runs inside the outer step's body,
