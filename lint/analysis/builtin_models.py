@@ -1361,8 +1361,8 @@ def container_method(session: ModelSession, method: BuiltinMethod, args: list, k
         return ONLY_UNKNOWN if name in _ASYNC_GENERATOR_STEPS else yielded
     if name == "#methodcaller":
         return _call_methodcaller(session, receiver, args, kwargs, span, frame)
-    if isinstance(receiver, ConstValue) and name in _PURE_STR_METHODS:
-        return _str_method(receiver, name, args, kwargs)
+    if isinstance(receiver, ConstValue) and (name in _PURE_STR_METHODS or name in _SPLITTING_STR_METHODS):
+        return _str_method(session, receiver, name, args, kwargs, span, frame)
     if name.startswith("#init ") and isinstance(receiver, ContainerValue):  # ``super().__init__(items)``
         fill_items(session, receiver, name[len("#init "):], args, kwargs, span, frame)
         return _NONE
@@ -1408,11 +1408,14 @@ _PURE_STR_METHODS = frozenset({
     "removeprefix", "removesuffix", "zfill", "center", "ljust", "rjust", "startswith", "endswith", "count", "find",
     "rfind", "isdigit", "isalpha", "isalnum", "isidentifier", "islower", "isupper", "isspace", "isdecimal",
     "isnumeric", "istitle"})
+#: Those that give a list or tuple of strings (``"pkg.mod:attr".partition(":")``): made as a list or tuple display.
+_SPLITTING_STR_METHODS = frozenset({"split", "rsplit", "partition", "rpartition", "splitlines"})
 _STR_ARGUMENT_TYPES = (str, int)
 
 
-def _str_method(receiver: ConstValue, name: str, args: list, kwargs: list) -> Values:
-    """``"a_b".replace("_", "-")`` with every argument a known constant (a tuple of them for ``startswith``)."""
+def _str_method(session: ModelSession, receiver: ConstValue, name: str, args: list, kwargs: list, span: Span | None,
+                frame: Frame) -> Values:
+    """``"a_b".replace("_", "-")`` with every argument a known constant."""
     if not isinstance(receiver.value, str) or kwargs or any(isinstance(arg, tuple) for arg in args):
         return ONLY_UNKNOWN
     given = []
@@ -1426,6 +1429,13 @@ def _str_method(receiver: ConstValue, name: str, args: list, kwargs: list) -> Va
         result = getattr(receiver.value, name)(*given)
     except (TypeError, ValueError, OverflowError, MemoryError):
         return ONLY_UNKNOWN
+    if isinstance(result, (list, tuple)):
+        if len(result) > 32:
+            return ONLY_UNKNOWN
+        parts = ContainerValue(type(result).__name__, _site(span, frame, "parts"), session.id, len(result))
+        for index, part in enumerate(result):
+            session.write_cell(parts, index, const(part), frame, exact=True)
+        return frozenset({parts})
     return const(result)
 
 

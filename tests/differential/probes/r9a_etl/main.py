@@ -73,7 +73,7 @@ async def by_named_stages_from_config(mode: str) -> str:
 async def near_miss_named_plain_stages(mode: str) -> str:
     config = {"stages": "trim,region"}
     record = next(extract())
-    record = await apply_named(record, config["stages"].split(","))  # imprecise: STP002
+    record = await apply_named(record, config["stages"].split(","))
     return record["region"]
 
 

@@ -1,0 +1,1 @@
+"""A plugin system modelled on setuptools entry points (probe round 10a)."""

@@ -1,0 +1,1 @@
+"""A shop whose behaviour is switched by feature flags (probe round 10a)."""

@@ -1,0 +1,1 @@
+"""A data pipeline assembled from a declarative config (probe round 10a)."""

@@ -1,0 +1,1 @@
+"""A templating and rendering layer (probe round 10a)."""

@@ -1,0 +1,1 @@
+"""A connection pool over an asyncio.Queue (probe round 10b)."""

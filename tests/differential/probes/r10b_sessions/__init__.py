@@ -1,0 +1,1 @@
+"""A unit-of-work session over persisters keyed by class (probe round 10b)."""

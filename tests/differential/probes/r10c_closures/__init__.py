@@ -1,0 +1,1 @@
+"""Closures around steps: loop-variable capture, nonlocal counters, callback lists, paired closures."""

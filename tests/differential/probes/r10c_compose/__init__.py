@@ -1,0 +1,1 @@
+"""Functional-style composition around steps: compose/pipe, currying, partials, stacked decorators."""

@@ -1,0 +1,1 @@
+"""Lazy evaluation around steps: lazy values, thunks, generators of thunks, cached properties."""
