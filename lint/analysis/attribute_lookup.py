@@ -390,9 +390,8 @@ class AttributeLookup:
                     named = isinstance(key, ConstValue) and isinstance(key.value, str)
                     found.update(self.class_attribute(base, key.value, None, frame) if named else ONLY_UNKNOWN)
             elif isinstance(base, ClassValue) and (hooks := self._class_getitem(base)):
-                # ``Codec["json"]``: ``__class_getitem__``, a classmethod whether or not it is written as one
-                found.update(self.session.call(frozenset(BoundMethod(f, base) for f in hooks), [keys], [], frame.site,
-                                               frame))
+                # ``Codec["json"]``: ``__class_getitem__``, a classmethod unless written as a staticmethod
+                found.update(self.session.call(frozenset(hooks), [keys], [], frame.site, frame))
             elif isinstance(base, (ClassValue, ExternalValue)):
                 found.add(base if isinstance(base, ClassValue) else UNKNOWN)  # ``Box[int]``: a generic alias
             else:
@@ -401,14 +400,22 @@ class AttributeLookup:
 
 
     def _class_getitem(self, cls: ClassValue) -> list:
-        """The ``__class_getitem__`` functions the first class of ``cls``'s order that defines one has."""
+        """What ``cls[key]`` calls: the ``__class_getitem__`` of the first class of ``cls``'s order that defines one,
+        bound to ``cls`` (implicitly a classmethod), or as it is where it is a staticmethod."""
         for owner in self.mro(cls):
             if not isinstance(owner, ClassValue):
                 return []
             stored = self.session.read_cell(owner, "__class_getitem__")
             if stored:
-                return [v.function if isinstance(v, DescriptorValue) else v for v in stored
-                        if isinstance(v, FunctionValue) or isinstance(v, DescriptorValue) and v.kind == "classmethod"]
+                found: list = []
+                for value in stored:
+                    if isinstance(value, DescriptorValue) and value.kind == "staticmethod":
+                        found.append(value.function)
+                    elif isinstance(value, DescriptorValue) and value.kind == "classmethod":
+                        found.append(BoundMethod(value.function, cls))
+                    elif isinstance(value, FunctionValue):
+                        found.append(BoundMethod(value, cls))
+                return found
         return []
 
 

@@ -696,12 +696,14 @@ def _setattr(session: ModelSession, args: list, kwargs: list, span: Span | None,
 def fill_items(session: ModelSession, items: ContainerValue, base: str, args: list, kwargs: list,
                span: Span | None, frame: Frame) -> None:
     """``Registry(mapping, k=v)``: the base's constructor writes its arguments' items into the instance's."""
+    # ``super().__init__(*args, **kwargs)`` forwards what the subclass was given: a spread's items are its arguments
+    given = [session.iterate(arg[1], frame, span) if isinstance(arg, tuple) else arg for arg in args]
     if items.kind == "dict":
-        if base == "collections.defaultdict":
-            session.write_cell(items, DEFAULT_FACTORY, _first(args) or ONLY_UNKNOWN, frame)
-            args = args[1:]
+        if base == "collections.defaultdict" and not any(isinstance(arg, tuple) for arg in args):
+            session.write_cell(items, DEFAULT_FACTORY, given[0] if given else ONLY_UNKNOWN, frame)
+            given = given[1:]
         merged = DictMerge(session)  # type: ignore[arg-type]
-        for values in _args(args):
+        for values in given:
             merged.spread(values)
             merged.pairs(values, frame, span)
         for key, values in kwargs:
@@ -710,8 +712,8 @@ def fill_items(session: ModelSession, items: ContainerValue, base: str, args: li
             else:
                 merged.put(const(key), values)
         merged.write(items, frame)
-    elif args:
-        session.write_cell(items, ANY, session.iterate(_first(args), frame, span), frame)
+    elif given:
+        session.write_cell(items, ANY, session.iterate(frozenset().union(*given), frame, span), frame)
 
 
 def _json_loads(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -744,19 +746,42 @@ def _json_value(session: ModelSession, value: object, span: Span | None, frame: 
     return const(value)
 
 
-def _iterator_over(*positions: int, predicate: int | None = None, nested: bool = False) -> Model:
-    """An ``itertools`` function whose iterator gives the items of its arguments at ``positions`` (every argument
-    from the first of them on, for ``-1``), calling the one at ``predicate`` with each item; ``nested``: the items
-    of those items (``chain.from_iterable``)."""
+def _bound(args: list, kwargs: list, names: tuple[str, ...]) -> dict[str, Values] | None:
+    """The arguments of a call of an outside function whose parameters are ``names`` (positional or keyword), by
+    name; None where a ``*spread`` or ``**spread`` hides which parameter gets what."""
+    if any(isinstance(arg, tuple) for arg in args) or any(name == "**" for name, _ in kwargs):
+        return None
+    bound = dict(zip(names, args))
+    bound.update((name, values) for name, values in kwargs if name in names)
+    return bound
+
+
+def _items_of_all(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """Every item of every argument given (a ``*spread``: the items of its items): what a call whose arguments are
+    not bound to its parameters may iterate."""
+    found: set = set()
+    for arg in args:
+        iterables = session.iterate(arg[1], frame, span) if isinstance(arg, tuple) else arg
+        found.update(session.iterate(iterables, frame, span))
+    for name, values in kwargs:
+        found.update(session.iterate(session.iterate(values, frame, span) if name == "**" else values, frame, span))
+    return bounded(found) if found else EMPTY
+
+
+def _iterator_over(names: tuple[str, ...], source: str, predicate: str | None = None, nested: bool = False) -> Model:
+    """An ``itertools`` function (parameters ``names``, in order) whose iterator gives the items of its parameter
+    ``source`` (``*``: of every argument), calling the ``predicate`` parameter with each; ``nested``: the items of
+    those items (``chain.from_iterable``)."""
     def model(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-        positional = _args(args)
-        chosen = positional[positions[0] + 1:] if positions == (-1,) else \
-            [positional[i] for i in positions if i < len(positional)]
-        items = frozenset().union(*(session.iterate(values, frame, span) for values in chosen)) if chosen else EMPTY
+        bound = _bound(args, kwargs, names) if source != "*" else None
+        if bound is None:
+            items = _items_of_all(session, args, [], span, frame)
+        else:
+            items = session.iterate(bound.get(source, EMPTY), frame, span)
         if nested:
             items = session.iterate(items, frame, span)
-        if predicate is not None and predicate < len(positional):
-            _calls_each(session, positional[predicate], items or ONLY_UNKNOWN, span, frame)
+        if bound is not None and predicate in bound:
+            _calls_each(session, bound[predicate], items or ONLY_UNKNOWN, span, frame)
         return _new(session, "iterator", span, frame, items)
     return model
 
@@ -764,32 +789,44 @@ def _iterator_over(*positions: int, predicate: int | None = None, nested: bool =
 def _combined_rows(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``product``, ``permutations``, ``combinations``, ``pairwise``, ``zip_longest``: tuples of the items of the
     iterables (and of ``fillvalue=``), at positions the analysis does not follow."""
-    found = frozenset().union(*(session.iterate(values, frame, span) for values in _args(args)))
-    found |= frozenset().union(*(values for name, values in kwargs if name == "fillvalue"))
+    iterables = [(name, values) for name, values in kwargs if name not in ("r", "repeat", "fillvalue")]
+    found = set(_items_of_all(session, args, iterables, span, frame))
+    found.update(*(values for name, values in kwargs if name == "fillvalue"))
     row = ContainerValue("tuple", _site(span, frame, "row"), session.id)
-    session.write_cell(row, ANY, found or ONLY_UNKNOWN, frame)
+    session.write_cell(row, ANY, bounded(frozenset(found)) or ONLY_UNKNOWN, frame)
     return _new(session, "iterator", span, frame, frozenset({row}))
 
 
 def _repeat(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``itertools.repeat(x, n)``: ``x``, again and again."""
-    return _new(session, "iterator", span, frame, _first(args))
+    bound = _bound(args, kwargs, ("object", "times"))
+    return _new(session, "iterator", span, frame, bound.get("object", EMPTY) if bound is not None else ONLY_UNKNOWN)
 
 
 def _accumulate(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    """``itertools.accumulate(items, f, initial=x)``: the first item (or ``x``), then ``f(total, item)``."""
-    positional = _args(args)
-    items = session.iterate(positional[0], frame, span) if positional else EMPTY
-    functions = positional[1] if len(positional) > 1 else next((v for k, v in kwargs if k == "func"), EMPTY)
-    found = items | frozenset().union(*(values for name, values in kwargs if name == "initial"))
-    for function in functions:
-        found |= session.call_one(function, [found or ONLY_UNKNOWN, items or ONLY_UNKNOWN], [], span, frame)
-    return _new(session, "iterator", span, frame, bounded(found) if functions else found)
+    """``itertools.accumulate(items, f, initial=x)``: the first item (or ``x``), then ``f(total, item)`` with each
+    result the next total (followed for a few rounds, as ``functools.reduce`` is)."""
+    bound = _bound(args, kwargs, ("iterable", "func", "initial"))
+    if bound is None:
+        return _new(session, "iterator", span, frame, ONLY_UNKNOWN)
+    items = session.iterate(bound.get("iterable", EMPTY), frame, span)
+    functions = bound.get("func", EMPTY)
+    found = items | bound.get("initial", EMPTY)
+    for _ in range(3):
+        made: set = set()
+        for function in functions:
+            made.update(session.call_one(function, [found or ONLY_UNKNOWN, items or ONLY_UNKNOWN], [], span, frame))
+        if made <= found:
+            break
+        found = bounded(found | made)
+    return _new(session, "iterator", span, frame, found)
 
 
 def _tee(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``itertools.tee(items, n)``: a tuple of iterators over the items."""
-    iterator = _new(session, "iterator", span, frame, session.iterate(_first(args), frame, span))
+    bound = _bound(args, kwargs, ("iterable", "n"))
+    items = session.iterate(bound.get("iterable", EMPTY), frame, span) if bound is not None else ONLY_UNKNOWN
+    iterator = _new(session, "iterator", span, frame, items)
     copies = ContainerValue("tuple", _site(span, frame, "tee"), session.id)
     session.write_cell(copies, ANY, iterator, frame)
     return frozenset({copies})
@@ -844,40 +881,55 @@ def _chain_map(session: ModelSession, args: list, kwargs: list, span: Span | Non
 
 
 def _heap_push(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    """``heapq.heappush(heap, item)``, ``heappushpop``, ``heapreplace``: the heap (a list) holds the item; the
-    last two give back an item of the heap, which may be the one given."""
-    positional = _args(args)
-    if len(positional) != 2 or kwargs:
+    """``heapq.heappush(heap, item)``: the heap (a list) holds the item, at a position the analysis does not follow."""
+    bound = _bound(args, kwargs, ("heap", "item"))
+    if bound is None or len(bound) != 2:
         return ONLY_UNKNOWN
-    for heap in positional[0]:
+    for heap in bound["heap"]:
         if isinstance(heap, ContainerValue):
-            session.write_cell(heap, ANY, positional[1], frame)
+            _reordered(session, heap, frame)
+            session.write_cell(heap, ANY, bound["item"], frame)
     return _NONE
 
 
 def _heap_exchange(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+    """``heappushpop(heap, item)``, ``heapreplace``: the item goes in, and an item of the heap (maybe it) comes out."""
     _heap_push(session, args, kwargs, span, frame)
-    return _heap_pop(session, args[:1], [], span, frame)
+    return _heap_pop(session, args[:1], [(k, v) for k, v in kwargs if k == "heap"], span, frame)
 
 
 def _heap_pop(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    """``heapq.heappop(heap)``: the smallest item, which the analysis does not order: any item of the heap."""
-    return session.iterate(_first(args), frame, span) or ONLY_UNKNOWN
+    """``heapq.heappop(heap)``: the smallest item, which the analysis does not order: any item of the heap, and the
+    others move."""
+    bound = _bound(args, kwargs, ("heap",))
+    heaps = bound.get("heap", EMPTY) if bound is not None else EMPTY
+    for heap in heaps:
+        if isinstance(heap, ContainerValue):
+            _reordered(session, heap, frame)
+    return session.iterate(heaps, frame, span) or ONLY_UNKNOWN
 
 
 def _heapify(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
-    """``heapq.heapify(items)`` reorders the list in place: it holds the same items."""
+    """``heapq.heapify(items)`` reorders the list in place: it holds the same items, at positions not followed."""
+    bound = _bound(args, kwargs, ("x",))
+    for heap in bound.get("x", EMPTY) if bound is not None else EMPTY:
+        if isinstance(heap, ContainerValue):
+            _reordered(session, heap, frame)
     return _NONE
 
 
 def _heap_select(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``heapq.nsmallest(n, items, key=f)``, ``nlargest``: a list of items, ``key`` called with each."""
-    return _sorted(session, args[1:], kwargs, span, frame)
+    bound = _bound(args, kwargs, ("n", "iterable", "key"))
+    if bound is None:
+        return _new(session, "list", span, frame, _items_of_all(session, args, kwargs, span, frame))
+    keys = [("key", bound["key"])] if "key" in bound else []
+    return _sorted(session, [bound.get("iterable", EMPTY)], keys, span, frame)
 
 
 def _heap_merge(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``heapq.merge(*iterables, key=f)``: an iterator over every iterable's items, ``key`` called with each."""
-    items = frozenset().union(*(session.iterate(values, frame, span) for values in _args(args)))
+    items = _items_of_all(session, args, [], span, frame)
     for name, values in kwargs:
         if name == "key":
             _calls_each(session, values, items or ONLY_UNKNOWN, span, frame)
@@ -887,12 +939,12 @@ def _heap_merge(session: ModelSession, args: list, kwargs: list, span: Span | No
 def _groupby(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``itertools.groupby(items, key=f)``: (``f(item)``, an iterator over items) pairs; without ``key``, the item
     itself is the group's key."""
-    positional = _args(args)
-    if not positional or len(positional) > 2:
-        return ONLY_UNKNOWN
-    items = session.iterate(positional[0], frame, span)
-    functions = positional[1] if len(positional) == 2 else next((v for k, v in kwargs if k == "key"), None)
-    keys = items if functions is None or functions == frozenset({const(None)}) else \
+    bound = _bound(args, kwargs, ("iterable", "key"))
+    if bound is None:
+        return _new(session, "iterator", span, frame, ONLY_UNKNOWN)
+    items = session.iterate(bound.get("iterable", EMPTY), frame, span)
+    functions = bound.get("key")
+    keys = items if functions is None or functions == const(None) else \
         _calls_each(session, functions, items or ONLY_UNKNOWN, span, frame)
     pair = ContainerValue("tuple", _site(span, frame, "group"), session.id, 2)
     session.write_cell(pair, 0, keys or ONLY_UNKNOWN, frame)
@@ -1306,14 +1358,14 @@ _HANDLERS: dict[str, Model] = {
     "heapq.nlargest": _heap_select,
     "heapq.merge": _heap_merge,
     "itertools.groupby": _groupby,
-    "itertools.cycle": _iterator_over(0),
-    "itertools.islice": _iterator_over(0),
-    "itertools.chain": _iterator_over(-1),
-    "itertools.chain.from_iterable": _iterator_over(0, nested=True),
-    "itertools.takewhile": _iterator_over(1, predicate=0),
-    "itertools.dropwhile": _iterator_over(1, predicate=0),
-    "itertools.filterfalse": _iterator_over(1, predicate=0),
-    "itertools.compress": _iterator_over(0),
+    "itertools.cycle": _iterator_over(("iterable",), "iterable"),
+    "itertools.islice": _iterator_over(("iterable", "start", "stop", "step"), "iterable"),
+    "itertools.chain": _iterator_over((), "*"),
+    "itertools.chain.from_iterable": _iterator_over(("iterable",), "iterable", nested=True),
+    "itertools.takewhile": _iterator_over(("predicate", "iterable"), "iterable", predicate="predicate"),
+    "itertools.dropwhile": _iterator_over(("predicate", "iterable"), "iterable", predicate="predicate"),
+    "itertools.filterfalse": _iterator_over(("function", "iterable"), "iterable", predicate="function"),
+    "itertools.compress": _iterator_over(("data", "selectors"), "data"),
     "itertools.repeat": _repeat,
     "itertools.accumulate": _accumulate,
     "itertools.tee": _tee,

@@ -79,7 +79,8 @@ class ModuleFlow:
             self._add_roots(body_module, body, roots)
         self.session.run(roots)
         self._sites: dict[tuple[str, SiteKey], dict[Value, set[int]]] | None = None
-        self._moved: dict[tuple[str, SiteKey], set[int]] | None = None
+        self._moved: tuple[dict, dict] | None = None  # ``_awaits``
+        self._unit_calls: dict[int, dict] = {}  # ``site_calls``, by unit id
 
     def _add_roots(self, module: ModuleSummary, body: FunctionSummary, roots: list[Unit]) -> None:
         """The body, as a root, and every function nested in it, closing over the body's root."""
@@ -147,30 +148,59 @@ class ModuleFlow:
         if self._sites is None:
             sites: dict[tuple[str, SiteKey], dict[Value, set[int]]] = {}
             implicit: set[tuple[str, SiteKey]] = set()
-            moved = self._awaited_elsewhere()
             for unit in self.session.units.values():
                 implicit.update((unit.module.path, site_key(c.span)) for c in unit.summary.implicit_calls)
-                for key, calls in unit.site_calls.items():
+                for key, calls in self.site_calls(unit).items():
                     merged = sites.setdefault((unit.module.path, key), {})
-                    elsewhere = moved.get((unit.module.path, key), ())
                     for callee, units in calls.items():
-                        kept = units - elsewhere if elsewhere else units
-                        if units and not kept:
-                            continue  # every coroutine this call made runs where it is awaited
-                        merged.setdefault(callee, set()).update(kept)
+                        merged.setdefault(callee, set()).update(units)
             for where in implicit & sites.keys():
                 sites[where] = ProtocolCalls(sites[where])
             self._sites = sites
         return self._sites
 
-    def _awaited_elsewhere(self) -> dict[tuple[str, SiteKey], set[int]]:
-        """By call site: the units whose coroutine that call made runs where another line awaits it
-        (``Calls._runs_at_await``), which the rules read there instead."""
+    def site_calls(self, unit: Unit) -> dict[SiteKey, dict[Value, set[int]]]:
+        """``unit.site_calls`` with each coroutine awaited on another line than the call that made it moved to the
+        ``await`` (``Calls._runs_at_await``), unless it was handed to an outside callable anywhere (a task runs the
+        coroutine made at the call). Decided once the session is done, so the order the analysis ran in does not
+        matter."""
+        hidden, added = self._awaits()
+        if not hidden:
+            return unit.site_calls
+        found = self._unit_calls.get(unit.id)
+        if found is not None:
+            return found
+        moved_in, path = added.get(unit.id), unit.module.path
+        if not moved_in and not any((path, key) in hidden for key in unit.site_calls):
+            self._unit_calls[unit.id] = unit.site_calls
+            return unit.site_calls
+        calls: dict[SiteKey, dict[Value, set[int]]] = {}
+        for key, by_callee in unit.site_calls.items():
+            elsewhere = hidden.get((path, key), ())
+            for callee, units in by_callee.items():
+                kept = units - elsewhere if elsewhere else units
+                if units and not kept:
+                    continue  # every coroutine this call made runs where it is awaited
+                calls.setdefault(key, {})[callee] = set(kept)
+        for key, callee, made in moved_in or ():
+            calls.setdefault(key, {}).setdefault(callee, set()).add(made)
+        self._unit_calls[unit.id] = calls
+        return calls
+
+    def _awaits(self) -> tuple[dict[tuple[str, SiteKey], set[int]], dict[int, list[tuple[SiteKey, Value, int]]]]:
+        """The coroutines awaited on another line than the call that made them, and never handed to an outside
+        callable: by making call site, the units to leave out there; by awaiting unit, the calls to add."""
         if self._moved is None:
-            self._moved = {}
+            handed = self.session.handed_coroutines
+            hidden: dict[tuple[str, SiteKey], set[int]] = {}
+            added: dict[int, list[tuple[SiteKey, Value, int]]] = {}
             for unit in self.session.units.values():
-                for path, key, made in unit.awaited_elsewhere:
-                    self._moved.setdefault((path, key), set()).add(made)
+                for path, made_at, awaited_at, coroutine, made in unit.awaited_elsewhere:
+                    if coroutine in handed:
+                        continue
+                    hidden.setdefault((path, made_at), set()).add(made)
+                    added.setdefault(unit.id, []).append((awaited_at, coroutine.callee, made))
+            self._moved = (hidden, added)
         return self._moved
 
     def calls_at(self, module: ModuleSummary, span: Span) -> dict[Value, set[int]]:
@@ -200,22 +230,19 @@ class ModuleFlow:
             if unit.id not in chains:
                 chains[unit.id] = (unit,)
                 queue.append(unit)
-        moved = self._awaited_elsewhere()
         while queue:
             unit = queue.popleft()
-            for key in sorted(unit.site_calls):
-                calls = unit.site_calls[key]
+            site_calls = self.site_calls(unit)
+            for key in sorted(site_calls):
+                calls = site_calls[key]
                 ordered = sorted(calls, key=stable_key)
                 for callee in ordered:
                     if wanted(unit, key, callee):
                         return Reached(chains[unit.id], key, callee)
-                elsewhere = moved.get((unit.module.path, key), ())
                 for callee in ordered:
                     if not follow(callee):
                         continue
                     for found in self.units(calls[callee]):
-                        if found.id in elsewhere:
-                            continue  # its coroutine runs where it is awaited, not at this call
                         if found.id not in chains:
                             chains[found.id] = (*chains[unit.id], found)
                             queue.append(found)

@@ -381,12 +381,12 @@ class Calls:
         rules, and the call only made it. A step's coroutine stays at its call (MAF enters the step there), and so does
         one handed to a task (``gather``, ``create_task``: it is awaited as a task, not here)."""
         site = coroutine.site
-        if isinstance(coroutine.callee, StepValue) or len(site) != 5 or site[1] == span.line \
-                or coroutine in self.session.handed_coroutines:
+        if isinstance(coroutine.callee, StepValue) or len(site) != 5 or site[1] == span.line:
             return
-        here = (span.line, span.col, span.end_line, span.end_col)
-        frame.unit.site_calls.setdefault(here, {}).setdefault(coroutine.callee, set()).add(unit.id)
-        frame.unit.awaited_elsewhere.add((site[0], site[1:], unit.id))
+        # The flow moves it once the session is done (``Flow.site_calls``): by then it knows whether the coroutine
+        # was also handed to a task, whatever order the analysis met the two in.
+        frame.unit.awaited_elsewhere.add((site[0], site[1:], (span.line, span.col, span.end_line, span.end_col),
+                                          coroutine, unit.id))
 
     def _raised_by(self, unit: Unit, frame: Frame | None) -> None:
         """What ``unit`` raises is raised where it ran (a call of a function, the ``await`` of a coroutine)."""

@@ -423,6 +423,7 @@ class Expressions:
         inner.conditional = frame.conditional + 1
         inner.cells = frame.cells
         inner.site = frame.site
+        inner.raised = frame.raised  # what a call in the comprehension raises, an enclosing ``try`` may bind
         if frame.late is not None or _holds(node.elt, (LambdaForm,)):  # a lambda made here reads what its names hold last
             inner.late = {**(frame.late or {}), **dict.fromkeys(_comprehension_names(node))}
         self._generators(node, 0, inner, container)

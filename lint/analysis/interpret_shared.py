@@ -11,6 +11,8 @@ the stage stay free of import cycles.
 
 from __future__ import annotations
 
+import builtins
+
 import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Protocol
@@ -69,8 +71,8 @@ class Unit:
     final_env: dict = field(default_factory=dict)  # a module's names as its last complete run left them
     #: call site span -> callee value -> the units that call ran (empty for calls not followed into code)
     site_calls: dict = field(default_factory=dict)
-    #: (module path, site key, unit id): a coroutine that call made runs where this unit awaits it, on another
-    #: line, which takes the call's place for the rules (``Calls.awaited``)
+    #: (module path, making call's site key, await's site key, coroutine, its unit id): a coroutine awaited here on
+    #: another line than the call that made it, which the flow moves to the await (``Flow.site_calls``)
     awaited_elsewhere: set = field(default_factory=set)
     edges: set = field(default_factory=set)  # callee values this unit calls (for the call graph)
     #: call site span -> outside callable's name -> coroutines it was given (``asyncio.gather(*calls)``)
@@ -246,12 +248,16 @@ def ordered(values: Values) -> list | Values:
 
 def is_key(value: Value) -> bool:
     """Whether ``value`` keys a container as itself: a literal, an enum member that equals only itself, a function
-    or class defined once (a ``def``/``class`` outside any function: one object, equal only to itself) or a builtin
-    (``int``, ``len``), or a tuple of those (``keyed``)."""
+    or class defined outside any function (its qualname has no ``<locals>``: one object, equal only to itself) or a
+    builtin (``int``, ``len``), or a tuple of those (``keyed``)."""
     kind = type(value)
     return kind is ConstValue or kind is KeyTuple or kind is InstanceValue and value.site[1] == KEYED_MEMBER or \
-        (kind is FunctionValue or kind is ClassValue) and value.frame == 0 and "<" not in value.qualname or \
-        kind is ExternalValue and value.name.count(".") == 1 and value.name.startswith("builtins.")
+        (kind is FunctionValue or kind is ClassValue) and "<" not in value.qualname or \
+        kind is ExternalValue and value.name in _BUILTIN_KEYS
+
+
+#: ``builtins.int``, ``builtins.len``...: the builtins themselves, never what calling one made (``builtins.str()``).
+_BUILTIN_KEYS = frozenset(f"builtins.{name}" for name in dir(builtins) if not name.startswith("_"))
 
 
 def container_key(value: ConstValue | InstanceValue | KeyTuple | FunctionValue | ClassValue) -> object:

@@ -74,7 +74,7 @@ async def by_container_type(user: str) -> str:
 
 @step
 async def near_miss_container_console_key(user: str) -> str:
-    return await container.resolve("mailer.console").send(user)  # imprecise: STP002
+    return await container.resolve("mailer.console").send(user)
 
 
 @step

@@ -37,7 +37,7 @@ async def near_miss_plain_handler(order_id: str) -> str:
     bus = CommandBus()
     bus.register(CreateOrder, handle_create)
     bus.register(CancelOrder, handle_cancel)
-    return await bus.dispatch(CancelOrder(order_id))  # imprecise: STP002
+    return await bus.dispatch(CancelOrder(order_id))
 
 
 @step
@@ -69,7 +69,7 @@ async def near_miss_unregistered_command(order_id: str) -> str:
     bus = CommandBus().use(Journal())
     bus.register(CreateOrder, handle_create)
     bus.register(ShipOrder, ship_with_step)
-    return await bus.dispatch(ArchiveOrder(order_id))  # imprecise: STP002
+    return await bus.dispatch(ArchiveOrder(order_id))
 
 
 @step
