@@ -11,8 +11,8 @@ from typing import Callable
 
 from steplint.analysis.builtin_models import is_container_method, record_field_names
 from steplint.analysis.interpret_records import NAMED_TUPLE_BASES
-from steplint.analysis.interpret_shared import (CONTAINER_BASES, EngineApi, Frame, SessionApi, container_key, is_key, items_of,
-                                                keyed, ordered)
+from steplint.analysis.interpret_shared import (CONTAINER_BASES, EngineApi, Frame, SessionApi, as_containers, container_key, is_key,
+                                                items_of, keyed, ordered)
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
     ENUM_MEMBERS,
@@ -117,6 +117,8 @@ class AttributeLookup:
 
     def instance_attribute(self, instance: InstanceValue, name: str, frame: Frame) -> Values:
         own = self.session.read_cell(instance, name)
+        if name == "data" and not own and self._user_container(instance.cls):  # ``UserDict``'s own dict: its items
+            return frozenset(as_containers(self.session, frozenset({instance})))
         if own and name in self._generated_fields(instance.cls):
             return own  # the generated ``__init__`` stored it on every instance: the class's default is hidden
         order = self.mro(instance.cls)
@@ -385,6 +387,13 @@ class AttributeLookup:
             elif isinstance(base, InstanceValue):
                 getter = self.instance_attribute(base, "__getitem__", frame)
                 found.update(self.session.call(getter, [keys], [], None, frame))
+                items = [g.receiver for g in getter if isinstance(g, BuiltinMethod)]
+                if by_getitem and items and not self._surely_held(items, keys):
+                    # a dict subclass's ``__getitem__`` is dict's, which calls ``__missing__`` for a key it lacks
+                    missing = [v for v in self._through(self.mro(base.cls), "__missing__", base, frame)
+                               if isinstance(v, BoundMethod)]
+                    if missing:
+                        found.update(self.session.call(frozenset(missing), [keys], [], None, frame))
             elif isinstance(base, ClassValue) and self.session.read_cell(base, ENUM_MEMBERS):
                 for key in keys:  # ``Op["RUN"]``: the member named RUN
                     named = isinstance(key, ConstValue) and isinstance(key.value, str)
@@ -398,6 +407,17 @@ class AttributeLookup:
                 found.add(UNKNOWN)
         return bounded(found)
 
+
+    def _surely_held(self, containers: list, keys: Values) -> bool:
+        """Whether every key is a literal each container holds a value under (as ``[]`` reads them: a deletion is
+        not followed), so that ``__missing__`` is not called."""
+        return all(is_key(key) for key in keys) and all(
+            self.session.read_cell(container, container_key(key)) for container in containers for key in keys)
+
+    def _user_container(self, cls: ClassValue) -> bool:
+        """Whether ``collections.UserDict`` or ``UserList`` is the outside class ``cls``'s order reaches."""
+        base = next((o for o in self.mro(cls) if isinstance(o, ExternalValue)), None)
+        return base is not None and base.name in ("collections.UserDict", "collections.UserList")
 
     def _class_getitem(self, cls: ClassValue) -> list:
         """What ``cls[key]`` calls: the ``__class_getitem__`` of the first class of ``cls``'s order that defines one,

@@ -16,7 +16,8 @@ import json
 from dataclasses import replace
 from typing import Callable, Protocol
 
-from steplint.analysis.interpret_shared import DictMerge, EngineApi, Frame, Unit, context_tag, iterated_pairs, key_values
+from steplint.analysis.interpret_shared import (DictMerge, EngineApi, Frame, Unit, as_containers, context_tag, iterated_pairs,
+                                                key_values)
 from steplint.analysis.values import (
     ANY,
     DEFAULT_FACTORY,
@@ -867,6 +868,22 @@ def _signature(session: ModelSession, args: list, kwargs: list, span: Span | Non
     return bounded(made) if made else ONLY_UNKNOWN
 
 
+def _base_method(name: str) -> Model:
+    """``dict.__setitem__(self, key, value)`` and friends, called on the class with the instance first: on an
+    instance of a container subclass they work on its items."""
+    def call(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
+        if not args or isinstance(args[0], tuple):
+            return ONLY_UNKNOWN
+        found: set = set()
+        for receiver in as_containers(session, args[0]):
+            if isinstance(receiver, ContainerValue):
+                found.update(container_method(session, BuiltinMethod(receiver, name), args[1:], kwargs, span, frame))
+            else:
+                found.add(UNKNOWN)
+        return bounded(frozenset(found)) if found else ONLY_UNKNOWN
+    return call
+
+
 def _chain_map(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``collections.ChainMap(first, *rest)``: a key reads from the first mapping that has it. Made as a dict of the
     mappings' items as they are now, the first's over the others' (what is written into them later is not seen)."""
@@ -1345,6 +1362,8 @@ _HANDLERS: dict[str, Model] = {
     "builtins.super": _super,
     "importlib.import_module": _import_module,
     "collections.ChainMap": _chain_map,
+    **{f"{base}.{method}": _base_method(method) for base in ("builtins.dict", "collections.OrderedDict", "builtins.list")
+       for method in ("__setitem__", "__getitem__", "get", "setdefault", "update", "append", "extend")},
     "json.loads": _json_loads,
     "inspect.signature": _signature,
     "collections.OrderedDict": _dict,

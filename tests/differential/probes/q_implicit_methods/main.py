@@ -3,7 +3,7 @@ __aiter__/__anext__, awaitable records (__await__), callable objects and decorat
 __getattr__ toolboxes, properties that hand back a coroutine, __post_init__, __init_subclass__
 registries, __missing__ of a dict subclass, a module's __getattr__, property setters, InitVar fields handed to
 __post_init__, __new__, the C3 method order, __slots__. Unknown (README, "What the analysis treats as unknown"): an
-operator overload, an __await__ written as a generator, __missing__, a module's __getattr__, an InitVar handed to
+operator overload, an __await__ written as a generator, a module's __getattr__, an InitVar handed to
 __post_init__, and __new__ (a property setter and a descriptor's __get__ are followed since)."""
 from dataclasses import InitVar, dataclass, field
 
@@ -393,7 +393,7 @@ async def near_miss_init_subclass(label: str) -> str:
 
 @step
 async def by_missing(label: str) -> str:
-    return await Handlers(known=plain)["unknown"](label)  # unknown: STP001
+    return await Handlers(known=plain)["unknown"](label)  # expect: STP001
 
 
 @step
