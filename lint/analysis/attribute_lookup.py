@@ -221,6 +221,9 @@ class AttributeLookup:
             return ONLY_UNKNOWN
         if isinstance(value, FunctionValue) and isinstance(receiver, InstanceValue):
             return frozenset({BoundMethod(value, receiver)})
+        if isinstance(value, BuiltinMethod) and value.name == "#contextmanager" and isinstance(receiver, InstanceValue):
+            # a ``@contextmanager`` method: the instance is its ``self``, as for a plain method
+            return frozenset({BoundMethod(value, receiver)})
         if isinstance(value, InstanceValue):
             # An object whose class defines ``__get__`` (a descriptor): the read is what
             # ``type(value).__get__(value, instance or None, owner)`` returns, run where it is read.

@@ -120,7 +120,7 @@ async def by_decorated_shutdown_hook(env: str) -> str:
 @step
 async def by_lifespan(env: str) -> str:
     app = build_app({"cache": {"enabled": False}})
-    async with app.lifespan():  # unknown: STP002
+    async with app.lifespan():  # expect: STP002
         status = await app.health()  # imprecise: STP002
     return ",".join(sorted(status))
 
@@ -130,7 +130,7 @@ async def near_miss_lifespan_in_memory(env: str) -> str:
     app = App({}).add_service(CacheService()).add_service(MetricsService())
     app.on_startup.append(log_startup)
     app.on_shutdown.append(flush_logs)
-    async with app.lifespan():
+    async with app.lifespan():  # imprecise: STP002
         status = await app.health()  # imprecise: STP002
     return ",".join(app.config["log"]) + ":" + ",".join(status.values())
 

@@ -13,21 +13,21 @@ from r10b_pools.steps import log_event, release_connection
 @step
 async def by_execute_in_acquire(key: str) -> str:
     pool = Pool("orders", prewarmed=True)
-    async with pool.acquire() as conn:
-        return await conn.execute("select * from orders where id = " + key)  # unknown: STP002
+    async with pool.acquire() as conn:  # imprecise: STP002
+        return await conn.execute("select * from orders where id = " + key)  # expect: STP002
 
 
 @step
 async def near_miss_memory_connection(key: str) -> str:
     pool = Pool("orders", connection_cls=MemoryConnection, prewarmed=True)
-    async with pool.acquire() as conn:
+    async with pool.acquire() as conn:  # imprecise: STP002
         return await conn.execute("select * from orders where id = " + key)
 
 
 @step
 async def by_lazy_open_on_acquire(key: str) -> str:
     pool = Pool("users", connection_cls=MemoryConnection)
-    async with pool.acquire() as conn:  # unknown: STP002
+    async with pool.acquire() as conn:  # expect: STP002
         return conn.handle + await conn.execute("select 1")
 
 
@@ -36,8 +36,8 @@ async def by_exit_stack_resources(key: str) -> str:
     primary = Pool("primary", connection_cls=MemoryConnection, prewarmed=True)
     replica = Pool("replica", connection_cls=MemoryConnection)
     async with AsyncExitStack() as stack:
-        a = await stack.enter_async_context(primary.acquire())
-        b = await stack.enter_async_context(replica.acquire())  # unknown: STP002
+        a = await stack.enter_async_context(primary.acquire())  # imprecise: STP002
+        b = await stack.enter_async_context(replica.acquire())  # expect: STP002
         return await a.execute("write " + key) + await b.execute("read " + key)
 
 
@@ -45,7 +45,7 @@ async def by_exit_stack_resources(key: str) -> str:
 async def near_miss_exit_stack_prewarmed(key: str) -> str:
     pools = [Pool(name, connection_cls=MemoryConnection, prewarmed=True) for name in ("primary", "replica")]
     async with AsyncExitStack() as stack:
-        conns = [await stack.enter_async_context(p.acquire()) for p in pools]
+        conns = [await stack.enter_async_context(p.acquire()) for p in pools]  # imprecise: STP002
         results = [await c.execute("read " + key) for c in conns]
     return ",".join(results)
 
@@ -55,7 +55,7 @@ async def by_finally_give_back(key: str) -> str:
     pool = AuditedPool("ledger", connection_cls=MemoryConnection, prewarmed=True)
     conn = await pool.checkout()  # imprecise: STP002
     try:
-        return await conn.execute("update ledger set v = " + key)
+        return await conn.execute("update ledger set v = " + key)  # imprecise: STP002
     finally:
         await pool.give_back(conn)  # expect: STP002
 
@@ -65,7 +65,7 @@ async def near_miss_finally_quiet_give_back(key: str) -> str:
     pool = QuietPool("ledger", connection_cls=MemoryConnection, prewarmed=True)
     conn = await pool.checkout()  # imprecise: STP002
     try:
-        return await conn.execute("update ledger set v = " + key)
+        return await conn.execute("update ledger set v = " + key)  # imprecise: STP002
     finally:
         await pool.give_back(conn)
 
@@ -75,8 +75,8 @@ async def near_miss_closed_pool(key: str) -> str:
     pool = Pool("archive", prewarmed=True)
     await pool.close()
     try:
-        async with pool.acquire() as conn:
-            return await conn.execute("select * from archive where id = " + key)
+        async with pool.acquire() as conn:  # imprecise: STP002
+            return await conn.execute("select * from archive where id = " + key)  # imprecise: STP002
     except PoolClosed:
         return "archive unavailable"
 
@@ -86,8 +86,8 @@ async def by_log_when_closed(key: str) -> str:
     pool = Pool("archive", prewarmed=True)
     await pool.close()
     try:
-        async with pool.acquire() as conn:
-            return await conn.execute("select * from archive where id = " + key)
+        async with pool.acquire() as conn:  # imprecise: STP002
+            return await conn.execute("select * from archive where id = " + key)  # imprecise: STP002
     except PoolClosed as exc:
         return await log_event(f"pool closed: {exc}")  # expect: STP001
 
@@ -116,8 +116,8 @@ async def near_miss_pushed_plain_callback(key: str) -> str:
 async def near_miss_pool_with_idle_connection(key: str) -> str:
     pool = Pool("sessions", size=1, connection_cls=MemoryConnection)
     pool.release(MemoryConnection("sessions#spare"))
-    async with pool.acquire() as conn:
-        return await conn.execute("select " + key)
+    async with pool.acquire() as conn:  # imprecise: STP002
+        return await conn.execute("select " + key)  # imprecise: STP002
 
 
 @workflow

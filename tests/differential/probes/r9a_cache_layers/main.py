@@ -113,7 +113,7 @@ async def near_miss_setdefault_handler_present(mode: str) -> str:
 @step
 async def by_pool_factory_when_empty(mode: str) -> str:
     pool = SessionPool(open_session, "db://main")
-    async with pool.session() as session:  # unknown: STP002
+    async with pool.session() as session:  # expect: STP002
         return session["dsn"]
 
 
@@ -121,7 +121,7 @@ async def by_pool_factory_when_empty(mode: str) -> str:
 async def near_miss_pool_warm(mode: str) -> str:
     pool = SessionPool(open_session, "db://main")
     pool.release({"dsn": "db://idle", "open": True})
-    async with pool.session() as session:
+    async with pool.session() as session:  # imprecise: STP002
         return session["dsn"]
 
 
