@@ -12,7 +12,7 @@ from typing import Callable
 from steplint.analysis.builtin_models import is_container_method, record_field_names
 from steplint.analysis.interpret_records import NAMED_TUPLE_BASES
 from steplint.analysis.interpret_shared import (CONTAINER_BASES, EngineApi, Frame, SessionApi, as_containers, container_key, is_key,
-                                                items_of, keyed, ordered)
+                                                items_of, keyed, ordered, outside_base)
 from steplint.analysis.values import (
     DEFAULT_FACTORY,
     ENUM_MEMBERS,
@@ -410,7 +410,6 @@ class AttributeLookup:
                 found.add(UNKNOWN)
         return bounded(found)
 
-
     def _surely_held(self, containers: list, keys: Values) -> bool:
         """Whether every key is a literal each container holds a value under (as ``[]`` reads them: a deletion is
         not followed), so that ``__missing__`` is not called."""
@@ -419,8 +418,7 @@ class AttributeLookup:
 
     def _user_container(self, cls: ClassValue) -> bool:
         """Whether ``collections.UserDict`` or ``UserList`` is the outside class ``cls``'s order reaches."""
-        base = next((o for o in self.mro(cls) if isinstance(o, ExternalValue)), None)
-        return base is not None and base.name in ("collections.UserDict", "collections.UserList")
+        return outside_base(self.session, cls) in ("collections.UserDict", "collections.UserList")
 
     def _class_getitem(self, cls: ClassValue) -> list:
         """What ``cls[key]`` calls: the ``__class_getitem__`` of the first class of ``cls``'s order that defines one,

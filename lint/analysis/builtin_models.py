@@ -588,8 +588,15 @@ def _copy_of(kind: str) -> Model:
 def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``dict(mapping, k=v, **other)``: the mapping's keys, then each keyword's, a later one replacing (as Python)."""
     container = ContainerValue("dict", _site(span, frame), session.id)
+    _write_dict_arguments(session, container, _args(args), kwargs, span, frame)
+    return frozenset({container})
+
+
+def _write_dict_arguments(session: ModelSession, container: ContainerValue, positional: list[Values], kwargs: list,
+                          span: Span | None, frame: Frame) -> None:
+    """What ``dict(mapping, k=v, **other)`` writes into ``container``: the mapping's keys, then each keyword's."""
     merged = DictMerge(session)  # type: ignore[arg-type]
-    for values in _args(args):
+    for values in positional:
         merged.spread(values)
         merged.pairs(values, frame, span)  # ``dict(pairs)``, ``dict(zip(keys, values))``
     for key, values in kwargs:
@@ -598,7 +605,6 @@ def _dict(session: ModelSession, args: list, kwargs: list, span: Span | None, fr
         else:
             merged.put(const(key), values)  # a keyword surely replaces what the mapping gave that key
     merged.write(container, frame)
-    return frozenset({container})
 
 
 def _fromkeys(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -703,16 +709,7 @@ def fill_items(session: ModelSession, items: ContainerValue, base: str, args: li
         if base == "collections.defaultdict" and not any(isinstance(arg, tuple) for arg in args):
             session.write_cell(items, DEFAULT_FACTORY, given[0] if given else ONLY_UNKNOWN, frame)
             given = given[1:]
-        merged = DictMerge(session)  # type: ignore[arg-type]
-        for values in given:
-            merged.spread(values)
-            merged.pairs(values, frame, span)
-        for key, values in kwargs:
-            if key == "**":
-                merged.spread(values)
-            else:
-                merged.put(const(key), values)
-        merged.write(items, frame)
+        _write_dict_arguments(session, items, given, kwargs, span, frame)
     elif given:
         session.write_cell(items, ANY, session.iterate(frozenset().union(*given), frame, span), frame)
 
@@ -732,19 +729,14 @@ def _json_loads(session: ModelSession, args: list, kwargs: list, span: Span | No
 
 
 def _json_value(session: ModelSession, value: object, span: Span | None, frame: Frame, path: tuple) -> Values:
-    if isinstance(value, dict):
-        container = ContainerValue("dict", _site(span, frame, "json", *path), session.id)
-        for key, item in value.items():
-            session.write_cell(container, key, _json_value(session, item, span, frame, (*path, key)), frame,
-                               exact=True)
-        return frozenset({container})
-    if isinstance(value, list):
-        container = ContainerValue("list", _site(span, frame, "json", *path), session.id, len(value))
-        for index, item in enumerate(value):
-            session.write_cell(container, index, _json_value(session, item, span, frame, (*path, index)), frame,
-                               exact=True)
-        return frozenset({container})
-    return const(value)
+    if not isinstance(value, (dict, list)):
+        return const(value)
+    is_dict = isinstance(value, dict)
+    container = ContainerValue("dict" if is_dict else "list", _site(span, frame, "json", *path), session.id,
+                               -1 if is_dict else len(value))
+    for key, item in value.items() if is_dict else enumerate(value):
+        session.write_cell(container, key, _json_value(session, item, span, frame, (*path, key)), frame, exact=True)
+    return frozenset({container})
 
 
 def _bound(args: list, kwargs: list, names: tuple[str, ...]) -> dict[str, Values] | None:
@@ -902,11 +894,18 @@ def _heap_push(session: ModelSession, args: list, kwargs: list, span: Span | Non
     bound = _bound(args, kwargs, ("heap", "item"))
     if bound is None or len(bound) != 2:
         return ONLY_UNKNOWN
+    _reorder_heaps(session, bound["heap"], frame)
     for heap in bound["heap"]:
         if isinstance(heap, ContainerValue):
-            _reordered(session, heap, frame)
             session.write_cell(heap, ANY, bound["item"], frame)
     return _NONE
+
+
+def _reorder_heaps(session: ModelSession, heaps: Values, frame: Frame) -> None:
+    """A heap operation moves the list's items: none stays at a known position."""
+    for heap in heaps:
+        if isinstance(heap, ContainerValue):
+            _reordered(session, heap, frame)
 
 
 def _heap_exchange(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
@@ -920,18 +919,14 @@ def _heap_pop(session: ModelSession, args: list, kwargs: list, span: Span | None
     others move."""
     bound = _bound(args, kwargs, ("heap",))
     heaps = bound.get("heap", EMPTY) if bound is not None else EMPTY
-    for heap in heaps:
-        if isinstance(heap, ContainerValue):
-            _reordered(session, heap, frame)
+    _reorder_heaps(session, heaps, frame)
     return session.iterate(heaps, frame, span) or ONLY_UNKNOWN
 
 
 def _heapify(session: ModelSession, args: list, kwargs: list, span: Span | None, frame: Frame) -> Values:
     """``heapq.heapify(items)`` reorders the list in place: it holds the same items, at positions not followed."""
     bound = _bound(args, kwargs, ("x",))
-    for heap in bound.get("x", EMPTY) if bound is not None else EMPTY:
-        if isinstance(heap, ContainerValue):
-            _reordered(session, heap, frame)
+    _reorder_heaps(session, bound.get("x", EMPTY) if bound is not None else EMPTY, frame)
     return _NONE
 
 

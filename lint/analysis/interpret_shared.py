@@ -12,7 +12,6 @@ the stage stay free of import cycles.
 from __future__ import annotations
 
 import builtins
-
 import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Protocol
@@ -343,15 +342,18 @@ def items_of(instance: InstanceValue, kind: str) -> ContainerValue:
     return ContainerValue(kind, ("#items", *instance.site), instance.owner)
 
 
+def outside_base(session: "SessionApi", cls: ClassValue) -> str | None:
+    """The name of the first outside class ``cls``'s order reaches (``builtins.dict`` for a registry class)."""
+    return next((o.name for o in session.mro(cls) if isinstance(o, ExternalValue)), None)
+
+
 def as_containers(session: "SessionApi", values: Values) -> Values:
     """``values`` with each instance of a subclass of a container class read as its items (``{**registry}``)."""
     if not any(type(v) is InstanceValue for v in values):
         return values
     found = set()
     for value in values:
-        base = next((o for o in session.mro(value.cls) if isinstance(o, ExternalValue)), None) \
-            if type(value) is InstanceValue else None
-        kind = CONTAINER_BASES.get(base.name) if base is not None else None
+        kind = CONTAINER_BASES.get(outside_base(session, value.cls)) if type(value) is InstanceValue else None
         found.add(items_of(value, kind) if kind is not None else value)
     return frozenset(found)
 

@@ -250,7 +250,7 @@ class Session:
         #: bring the ones their own imports ran): whose layers over other modules' objects it reads.
         self.imported: set[str] = set()
         #: Coroutines this session saw handed to an outside callable (a task, ``gather``): they run as its, not where
-        #: an ``await`` of what that callable returned is (``Calls._runs_at_await``).
+        #: an ``await`` of what that callable returned is (``ModuleFlow._awaits`` reads it once the session is done).
         self.handed_coroutines: set = set()
         self._connect_parts()
 
